@@ -1,0 +1,52 @@
+package io.jroce.stack.stats;
+
+/**
+ * Every counter a jroce device keeps. The first group carries the names of rxe's hw_counters
+ * (drivers/infiniband/sw/rxe/rxe_hw_counters.c) so that tools comparing the two line up; the
+ * drop counters say why a received packet was discarded.
+ */
+public enum Counter {
+    SENT_PKTS("sent_pkts"),
+    RCVD_PKTS("rcvd_pkts"),
+    DUPLICATE_REQUEST("duplicate_request"),
+    OUT_OF_SEQ_REQUEST("out_of_seq_request"),
+    RCVD_RNR_ERR("rcvd_rnr_err"),
+    SEND_RNR_ERR("send_rnr_err"),
+    RCVD_SEQ_ERR("rcvd_seq_err"),
+    ACK_DEFERRED("ack_deferred"),
+    RETRY_EXCEEDED_ERR("retry_exceeded_err"),
+    RNR_RETRY_EXCEEDED_ERR("retry_rnr_exceeded_err"),
+    COMPLETER_RETRY_ERR("completer_retry_err"),
+    SEND_ERR("send_err"),
+    RDMA_SENDS("rdma_sends"),
+    RDMA_RECVS("rdma_recvs"),
+    SENT_BYTES("sent_bytes"),
+    RCVD_BYTES("rcvd_bytes"),
+    RETRANSMITTED_PKTS("retransmitted_pkts"),
+
+    DROP_TRUNCATED("drop_truncated"),
+    DROP_BAD_ICRC("drop_bad_icrc"),
+    DROP_UNKNOWN_OPCODE("drop_unknown_opcode"),
+    DROP_BAD_TVER("drop_bad_tver"),
+    DROP_BAD_PKEY("drop_bad_pkey"),
+    DROP_UNKNOWN_QPN("drop_unknown_qpn"),
+    DROP_WRONG_QP_TYPE("drop_wrong_qp_type"),
+    DROP_WRONG_QP_STATE("drop_wrong_qp_state"),
+    DROP_WRONG_ADDRESS("drop_wrong_address"),
+    DROP_NOT_FOR_THIS_DEVICE("drop_not_for_this_device"),
+    DROP_BAD_LENGTH("drop_bad_length"),
+    DROP_UNEXPECTED_RESPONSE("drop_unexpected_response"),
+    DROP_NO_ROUTE("drop_no_route"),
+    DROP_TX_FAILED("drop_tx_failed");
+
+    private final String counterName;
+
+    Counter(String counterName) {
+        this.counterName = counterName;
+    }
+
+    /** The name shown by the API and {@code jroce devinfo -v}. */
+    public String counterName() {
+        return counterName;
+    }
+}

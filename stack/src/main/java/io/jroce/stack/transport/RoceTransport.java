@@ -1,0 +1,28 @@
+package io.jroce.stack.transport;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Moves RoCEv2 packets between the RNIC and the network (the UDP sockets, or the simulated
+ * fabric). The transport owns the IP/UDP layer and the ICRC: it appends the ICRC on send, and
+ * verifies and strips it on receive, counting and dropping packets that fail.
+ */
+public interface RoceTransport extends AutoCloseable {
+    /** Starts delivering received packets to {@code handler}. Called once. */
+    void start(RocePacketHandler handler);
+
+    /**
+     * Sends one packet from the local address {@code srcAddress} (which must be one of the
+     * transport's own) to {@code dstAddress}:{@code dstPort}. Called only on the I/O thread.
+     *
+     * @param packet BTH, extension headers, payload and pad, without the ICRC
+     * @return false when the packet could not be handed to the network (counted by the transport)
+     */
+    boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort);
+
+    /** Flushes packets {@link #send} queued; the RNIC calls it once per batch of work. */
+    void flush();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,6 @@
+/**
+ * The seam between the RNIC and the network: {@link io.jroce.stack.transport.RoceTransport} carries
+ * RoCEv2 packets (BTH onwards) to and from IP endpoints. The UDP transport and the simulated
+ * fabric are its two implementations.
+ */
+package io.jroce.stack.transport;

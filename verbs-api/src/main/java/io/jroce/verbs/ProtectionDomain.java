@@ -1,0 +1,24 @@
+package io.jroce.verbs;
+
+import java.nio.ByteBuffer;
+
+/** A protection domain (ibv_pd): the MRs and QPs that may work together. */
+public interface ProtectionDomain extends AutoCloseable {
+    RdmaDevice device();
+
+    /**
+     * Registers a direct buffer's memory from its position to its limit (ibv_reg_mr).
+     *
+     * @param access {@link AccessFlags}; REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE, as in verbs
+     */
+    MemoryRegion registerMemory(ByteBuffer directBuffer, int access);
+
+    /** Allocates {@code length} bytes of zeroed, page-aligned off-heap memory and registers it. */
+    MemoryRegion allocateMemory(int length, int access);
+
+    QueuePair createQp(QpInitAttributes init);
+
+    /** Deallocates the PD; refused with {@link ResourceBusyException} while MRs or QPs remain. */
+    @Override
+    void close();
+}

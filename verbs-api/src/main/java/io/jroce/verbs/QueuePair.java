@@ -1,0 +1,44 @@
+package io.jroce.verbs;
+
+/** A queue pair (ibv_qp). Post from any thread; each queue keeps the order of its posts. */
+public interface QueuePair extends AutoCloseable {
+    /** The 24-bit QP number. */
+    int qpNum();
+
+    QpType type();
+
+    QpState state();
+
+    ProtectionDomain protectionDomain();
+
+    /**
+     * Moves the QP to {@code attrs.state()} (or changes attributes in the current state), checking
+     * the attributes the IBTA state table (IBTA Vol. 1 11.2.5.2, ib_modify_qp_is_ok) requires and
+     * allows for that transition.
+     *
+     * @throws InvalidStateException     the transition is not legal from the current state
+     * @throws InvalidAttributeException an attribute is missing, not allowed, or out of range
+     */
+    void modify(QpAttributes attrs);
+
+    /** Every attribute as it stands now (ibv_query_qp). */
+    QpAttributes query();
+
+    /**
+     * Posts a send work request (ibv_post_send).
+     *
+     * @throws InvalidStateException     the QP is in RESET or INIT (or RTR), where posting sends is not allowed
+     * @throws QueueFullException        max_send_wr work requests are outstanding
+     * @throws InvalidKeyException       an lkey is unknown
+     * @throws AccessViolationException  an SGE lies outside its MR or the MR lacks local access
+     * @throws InvalidAttributeException the request does not fit the QP (too many SGEs, atomic not 8 bytes, ...)
+     */
+    void postSend(SendWorkRequest wr);
+
+    /** Posts a receive work request (ibv_post_recv); allowed from INIT on. */
+    void postRecv(ReceiveWorkRequest wr);
+
+    /** Destroys the QP (ibv_destroy_qp); outstanding work is discarded. */
+    @Override
+    void close();
+}

@@ -1,0 +1,29 @@
+package io.jroce.verbs;
+
+import java.util.List;
+import java.util.Map;
+
+/** An open RDMA device and its context (ibv_context): the root of every other resource. */
+public interface RdmaDevice extends AutoCloseable {
+    /** Device name, e.g. {@code jroce0}. */
+    String name();
+
+    /** The GID table of port 1 (ibv_query_gid): one entry per configured IP address. */
+    List<Gid> gids();
+
+    DeviceAttributes queryDevice();
+
+    PortAttributes queryPort();
+
+    ProtectionDomain allocPd();
+
+    /** Creates a completion queue of at least {@code entries} entries (ibv_create_cq). */
+    CompletionQueue createCq(int entries);
+
+    /** A snapshot of the device's counters by name (rxe hw_counters names plus jroce's drop reasons). */
+    Map<String, Long> counters();
+
+    /** Closes the device; refused with {@link ResourceBusyException} while PDs or CQs remain. */
+    @Override
+    void close();
+}

@@ -1,0 +1,135 @@
+package io.jroce.verbs;
+
+/**
+ * A send queue work request (struct ibv_send_wr). The QP copies what it needs at post time, so one
+ * instance can be reused for every post.
+ */
+public final class SendWorkRequest {
+    private long wrId;
+    private WrOpcode opcode = WrOpcode.SEND;
+    private int sendFlags;
+    private ScatterGatherEntry[] sgList = new ScatterGatherEntry[0];
+    private int numSge;
+    private int immData;
+    private long remoteAddress;
+    private int rkey;
+    private long compareAdd;
+    private long swap;
+
+    public long wrId() {
+        return wrId;
+    }
+
+    public SendWorkRequest wrId(long wrId) {
+        this.wrId = wrId;
+        return this;
+    }
+
+    public WrOpcode opcode() {
+        return opcode;
+    }
+
+    public SendWorkRequest opcode(WrOpcode opcode) {
+        this.opcode = opcode;
+        return this;
+    }
+
+    /** Bitwise OR of {@link SendFlags}. */
+    public int sendFlags() {
+        return sendFlags;
+    }
+
+    public SendWorkRequest sendFlags(int sendFlags) {
+        this.sendFlags = sendFlags;
+        return this;
+    }
+
+    public boolean isSignaled() {
+        return (sendFlags & SendFlags.SIGNALED) != 0;
+    }
+
+    public ScatterGatherEntry sge(int i) {
+        if (i < 0 || i >= numSge) {
+            throw new IndexOutOfBoundsException("sge " + i + " of " + numSge);
+        }
+        return sgList[i];
+    }
+
+    public int numSge() {
+        return numSge;
+    }
+
+    /** Uses the given entries (not copied: keep them unchanged until post returns). */
+    public SendWorkRequest sgList(ScatterGatherEntry... entries) {
+        this.sgList = entries;
+        this.numSge = entries.length;
+        return this;
+    }
+
+    /** Uses the first {@code numSge} of {@code entries}, for reuse without allocation. */
+    public SendWorkRequest sgList(ScatterGatherEntry[] entries, int numSge) {
+        if (numSge < 0 || numSge > entries.length) {
+            throw new InvalidAttributeException("numSge " + numSge + " outside 0.." + entries.length);
+        }
+        this.sgList = entries;
+        this.numSge = numSge;
+        return this;
+    }
+
+    /** Immediate data, as the application wrote it (sent in network byte order). */
+    public int immData() {
+        return immData;
+    }
+
+    public SendWorkRequest immData(int immData) {
+        this.immData = immData;
+        return this;
+    }
+
+    public long remoteAddress() {
+        return remoteAddress;
+    }
+
+    public SendWorkRequest remoteAddress(long remoteAddress) {
+        this.remoteAddress = remoteAddress;
+        return this;
+    }
+
+    public int rkey() {
+        return rkey;
+    }
+
+    public SendWorkRequest rkey(int rkey) {
+        this.rkey = rkey;
+        return this;
+    }
+
+    /** Compare value of CMP_AND_SWP, or the addend of FETCH_AND_ADD. */
+    public long compareAdd() {
+        return compareAdd;
+    }
+
+    public SendWorkRequest compareAdd(long compareAdd) {
+        this.compareAdd = compareAdd;
+        return this;
+    }
+
+    /** Swap value of CMP_AND_SWP. */
+    public long swap() {
+        return swap;
+    }
+
+    public SendWorkRequest swap(long swap) {
+        this.swap = swap;
+        return this;
+    }
+
+    /** Sum of the scatter/gather lengths (unsigned). */
+    public long totalLength() {
+        long total = 0;
+        for (int i = 0; i < numSge; i++) {
+            total += Integer.toUnsignedLong(sgList[i].length());
+        }
+        return total;
+    }
+}

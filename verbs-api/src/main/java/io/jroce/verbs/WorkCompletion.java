@@ -1,0 +1,85 @@
+package io.jroce.verbs;
+
+/**
+ * A work completion (struct ibv_wc). Mutable: {@link CompletionQueue#poll} fills instances that the
+ * caller owns and reuses, so polling allocates nothing.
+ */
+public final class WorkCompletion {
+    private long wrId;
+    private WcStatus status = WcStatus.SUCCESS;
+    private WcOpcode opcode = WcOpcode.SEND;
+    private int byteLen;
+    private int immData;
+    private boolean withImm;
+    private int qpNum;
+    private int srcQp;
+    private int vendorErr;
+
+    /** Fills every field; used by the RNIC. */
+    public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int byteLen,
+                              boolean withImm, int immData, int qpNum, int srcQp, int vendorErr) {
+        this.wrId = wrId;
+        this.status = status;
+        this.opcode = opcode;
+        this.byteLen = byteLen;
+        this.withImm = withImm;
+        this.immData = immData;
+        this.qpNum = qpNum;
+        this.srcQp = srcQp;
+        this.vendorErr = vendorErr;
+        return this;
+    }
+
+    public WorkCompletion copyFrom(WorkCompletion o) {
+        return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr);
+    }
+
+    public long wrId() {
+        return wrId;
+    }
+
+    public WcStatus status() {
+        return status;
+    }
+
+    /** The opcode; as in libibverbs it is meaningful only when the status is SUCCESS. */
+    public WcOpcode opcode() {
+        return opcode;
+    }
+
+    /** Bytes transferred: the received length for receives, the read/atomic length for reads. */
+    public int byteLen() {
+        return byteLen;
+    }
+
+    /** Immediate data as the sender posted it; valid when {@link #withImm()}. */
+    public int immData() {
+        return immData;
+    }
+
+    /** IBV_WC_WITH_IMM. */
+    public boolean withImm() {
+        return withImm;
+    }
+
+    public int qpNum() {
+        return qpNum;
+    }
+
+    /** Source QP number (UD receives). */
+    public int srcQp() {
+        return srcQp;
+    }
+
+    /** Implementation-specific detail of an error status (0 when none). */
+    public int vendorErr() {
+        return vendorErr;
+    }
+
+    @Override
+    public String toString() {
+        return "wc{wr_id=" + wrId + ", status=" + status + ", opcode=" + opcode + ", byte_len="
+            + Integer.toUnsignedString(byteLen) + (withImm ? ", imm=0x" + Integer.toHexString(immData) : "")
+            + ", qp_num=0x" + Integer.toHexString(qpNum) + (vendorErr != 0 ? ", vendor_err=" + vendorErr : "") + "}";
+    }
+}
