@@ -37,7 +37,9 @@ public enum Counter {
     DROP_BAD_LENGTH("drop_bad_length"),
     DROP_UNEXPECTED_RESPONSE("drop_unexpected_response"),
     DROP_NO_ROUTE("drop_no_route"),
-    DROP_TX_FAILED("drop_tx_failed");
+    DROP_TX_FAILED("drop_tx_failed"),
+    /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
+    DROP_INTERNAL_ERROR("drop_internal_error");
 
     private final String counterName;
 

@@ -1,0 +1,240 @@
+package io.jroce.rnic.core;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.wire.AethFlyweight;
+import io.jroce.stack.wire.Psn;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WrOpcode;
+
+/**
+ * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic
+ * acknowledgements in whatever order the network delivers them, places response data, retires
+ * send WQEs in order and writes their completions. I/O thread only.
+ */
+final class Completer {
+    private final Requester req;
+    private final SoftQp qp;
+    /** The READ retry point already asked for, so that a burst of late responses asks only once. */
+    private int readRetryPsn = -1;
+
+    Completer(Requester req) {
+        this.req = req;
+        this.qp = req.qp;
+    }
+
+    /** An ACKNOWLEDGE packet: ACK, RNR NAK or NAK (IBTA 9.7.5.2.1-9.7.5.2.8). */
+    void onAcknowledge(RocePacket p, long nowNs) {
+        int psn = p.bth().psn();
+        AethFlyweight aeth = p.aeth();
+        switch (aeth.kind()) {
+            case ACK -> acknowledged(psn, nowNs);
+            case RNR_NAK -> {
+                // Everything before the NAKed PSN was received (IBTA 9.7.5.2.8).
+                acknowledged(Psn.add(psn, -1), nowNs);
+                qp.device.counterSet().increment(Counter.RCVD_RNR_ERR);
+                if (!req.hasOutstanding()) {
+                    return;
+                }
+                if (qp.rnrRetry != 7) { // 7 = retry forever (IBTA 9.7.5.2.8, C9-151)
+                    if (req.rnrRetriesLeft == 0) {
+                        qp.device.counterSet().increment(Counter.RNR_RETRY_EXCEEDED_ERR);
+                        fail(qp.sq.at(qp.sq.head()), WcStatus.RNR_RETRY_EXC_ERR);
+                        return;
+                    }
+                    req.rnrRetriesLeft--;
+                }
+                req.retransmitFrom(psn);
+                req.waitForRnr(nowNs, aeth.rnrTimer());
+            }
+            case NAK -> onNak(p, psn, aeth, nowNs);
+            default -> qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+        }
+    }
+
+    private void onNak(RocePacket p, int psn, AethFlyweight aeth, long nowNs) {
+        acknowledged(Psn.add(psn, -1), nowNs);
+        if (!req.hasOutstanding()) {
+            return;
+        }
+        switch (aeth.nakCode()) {
+            case PSN_SEQUENCE_ERROR -> {
+                // The responder saw a gap: go back to the PSN it expects (IBTA 9.7.5.2.3).
+                qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
+                if (req.consumeRetry()) {
+                    req.retransmitFrom(psn);
+                }
+            }
+            case INVALID_REQUEST -> fail(wqeOwning(psn), WcStatus.REM_INV_REQ_ERR);
+            case REMOTE_ACCESS_ERROR -> fail(wqeOwning(psn), WcStatus.REM_ACCESS_ERR);
+            case REMOTE_OPERATIONAL_ERROR -> fail(wqeOwning(psn), WcStatus.REM_OP_ERR);
+            default -> fail(wqeOwning(psn), WcStatus.REM_INV_REQ_ERR);
+        }
+    }
+
+    /** An RDMA READ response packet: place its data if it is the next one expected. */
+    void onReadResponse(RocePacket p, long nowNs) {
+        int psn = p.bth().psn();
+        SendWqe w = readOrAtomicOwning(psn);
+        if (w == null || w.opcode != WrOpcode.RDMA_READ) {
+            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            return;
+        }
+        int expected = Psn.add(w.firstPsn, w.readPacketsDone);
+        int order = Psn.compare(psn, expected);
+        if (order < 0) {
+            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE); // a duplicate response
+            return;
+        }
+        if (order > 0) {
+            // A response skipped PSNs: an implicit NAK; ask again from the first missing one (C9-113).
+            if (readRetryPsn != expected) {
+                readRetryPsn = expected;
+                qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
+                req.retransmitFrom(expected);
+            }
+            return;
+        }
+        long offset = (long) w.readPacketsDone * qp.mtu;
+        int expectedLength = (int) Math.min(qp.mtu, w.length - offset);
+        if (p.payloadLength() != expectedLength) {
+            qp.device.counterSet().increment(Counter.DROP_BAD_LENGTH);
+            return;
+        }
+        if (expectedLength > 0) {
+            w.sg.scatter(offset, p.buffer(), p.payloadOffset(), expectedLength);
+        }
+        w.readPacketsDone++;
+        readRetryPsn = -1;
+        if (psn == w.lastPsn) {
+            w.responseDone = true;
+        }
+        acknowledged(psn, nowNs);
+    }
+
+    /** An ATOMIC ACKNOWLEDGE: the original remote value goes to the local buffer, native order as rxe. */
+    void onAtomicAcknowledge(RocePacket p, long nowNs) {
+        int psn = p.bth().psn();
+        SendWqe w = readOrAtomicOwning(psn);
+        if (w == null || !w.opcode.isAtomic() || w.responseDone) {
+            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            return;
+        }
+        w.sg.putLongNative(p.atomicAckEth().originalRemoteData());
+        w.responseDone = true;
+        acknowledged(psn, nowNs);
+    }
+
+    /** Everything up to {@code psn} is acknowledged: advance, then retire what is complete. */
+    void acknowledged(int psn, long nowNs) {
+        if (Psn.compare(psn, req.nextPsn) >= 0) {
+            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE); // acknowledges nothing we sent
+            return;
+        }
+        if (Psn.compare(psn, req.ackedPsn) > 0) {
+            req.ackedPsn = psn;
+            req.onProgress(nowNs);
+        }
+        retireCompleted(nowNs);
+    }
+
+    private void retireCompleted(long nowNs) {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        while (!sq.isEmpty()) {
+            SendWqe w = sq.at(sq.head());
+            if (!w.started) {
+                break;
+            }
+            boolean coveredByAck = Psn.compare(req.ackedPsn, w.lastPsn) >= 0;
+            if (w.isReadOrAtomic()) {
+                if (!w.responseDone) {
+                    if (coveredByAck) {
+                        // A later request was acknowledged but this response never came: implicit NAK.
+                        int retry = firstUnackedPsn(w);
+                        if (readRetryPsn != retry) {
+                            readRetryPsn = retry;
+                            req.retransmitFrom(retry);
+                        }
+                    }
+                    break;
+                }
+            } else if (!coveredByAck) {
+                break;
+            }
+            complete(w, WcStatus.SUCCESS);
+        }
+        if (req.cursor < sq.head()) {
+            req.cursor = sq.head();
+            if (!sq.isEmpty() && sq.at(req.cursor).started) {
+                req.cursorPsn = firstUnackedPsn(sq.at(req.cursor));
+            }
+        }
+        if (!req.hasOutstanding()) {
+            req.timerArmed = false;
+        }
+    }
+
+    /** Where a retransmission of {@code w} starts. */
+    int firstUnackedPsn(SendWqe w) {
+        if (w.opcode == WrOpcode.RDMA_READ) {
+            return Psn.add(w.firstPsn, w.readPacketsDone);
+        }
+        if (w.opcode.isAtomic()) {
+            return w.firstPsn;
+        }
+        int next = Psn.next(req.ackedPsn);
+        return Psn.compare(next, w.firstPsn) > 0 ? next : w.firstPsn;
+    }
+
+    private boolean isDone(SendWqe w) {
+        return w.started && (w.isReadOrAtomic() ? w.responseDone : Psn.compare(req.ackedPsn, w.lastPsn) >= 0);
+    }
+
+    private SendWqe readOrAtomicOwning(int psn) {
+        SendWqe w = wqeOwning(psn);
+        return w != null && w.isReadOrAtomic() ? w : null;
+    }
+
+    private SendWqe wqeOwning(int psn) {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        for (long i = sq.head(); i < sq.tail(); i++) {
+            SendWqe w = sq.at(i);
+            if (!w.started) {
+                return null;
+            }
+            if (Psn.compare(psn, w.firstPsn) >= 0 && Psn.compare(psn, w.lastPsn) <= 0) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** Retires the head WQE with {@code status}, writing a completion when it is due. */
+    void complete(SendWqe w, WcStatus status) {
+        if (w.signaled || status != WcStatus.SUCCESS) {
+            int byteLen = (int) w.length;
+            qp.sendCq.push(w.wrId, status, w.opcode.completionOpcode(), byteLen, false, 0, qp.qpn, 0);
+        }
+        if (w.started && w.isReadOrAtomic() && req.outstandingReadAtomic > 0) {
+            req.outstandingReadAtomic--;
+        }
+        w.started = false;
+        qp.sq.pop();
+    }
+
+    /**
+     * Completes {@code w} (null: the oldest WQE) with an error and the QP enters ERR, which flushes
+     * the rest (IBTA 10.3.1: a completion error moves an RC QP to the Error state).
+     */
+    void fail(SendWqe w, WcStatus status) {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        // Completions stay in order: earlier WQEs complete first, successfully only if they are done.
+        while (w != null && !sq.isEmpty() && sq.at(sq.head()) != w) {
+            complete(sq.at(sq.head()), isDone(sq.at(sq.head())) ? WcStatus.SUCCESS : WcStatus.WR_FLUSH_ERR);
+        }
+        if (!sq.isEmpty()) {
+            complete(sq.at(sq.head()), status);
+        }
+        qp.enterError();
+    }
+}

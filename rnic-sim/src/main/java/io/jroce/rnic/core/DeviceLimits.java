@@ -1,0 +1,27 @@
+package io.jroce.rnic.core;
+
+/** The device's limits, modelled on rxe's defaults (drivers/infiniband/sw/rxe/rxe_param.h). */
+public final class DeviceLimits {
+    public static final int MAX_QP = 1 << 16;
+    public static final int MAX_QP_WR = 1 << 14;
+    public static final int MAX_SGE = 32;
+    public static final int MAX_CQ = 1 << 14;
+    public static final int MAX_CQE = (1 << 15) - 1;
+    /** Keys carry an 8-bit variant below a 16-bit index, so at most this many live MRs. */
+    public static final int MAX_MR = (1 << 16) - 1;
+    public static final int MAX_PD = 1 << 16;
+    public static final int MAX_QP_RD_ATOM = 128;
+    public static final int MAX_QP_INIT_RD_ATOM = 128;
+    public static final int MAX_INLINE_DATA = 256;
+    /** An MR is one Agrona buffer, whose capacity is an int. */
+    public static final long MAX_MR_SIZE = Integer.MAX_VALUE;
+    /** Largest message (IBTA: 2^31 bytes). */
+    public static final long MAX_MSG_SIZE = 1L << 31;
+    public static final int GID_TABLE_LENGTH = 16;
+    public static final int VENDOR_ID = 0xFFFFFF;
+    /** First QP number handed out; QP0 and QP1 are reserved (IBTA 10.2.5). */
+    public static final int FIRST_QPN = 0x11;
+
+    private DeviceLimits() {
+    }
+}

@@ -1,0 +1,325 @@
+package io.jroce.rnic.core;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.Psn;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WrOpcode;
+
+/**
+ * The RC requester (IBTA Vol. 1 9.7): turns send WQEs into request packets, segmented by the path
+ * MTU, keeps at most {@link #WINDOW} PSNs unacknowledged, and goes back to the oldest
+ * unacknowledged PSN when told to retransmit. I/O thread only.
+ *
+ * <p>The send queue is walked by a cursor: WQEs before it are sent (and wait for their ACK or
+ * response), WQEs after it are not started. A WQE gets its PSN range when it starts; a
+ * retransmission moves the cursor back into an already started WQE and regenerates its packets
+ * from the registered memory, as a hardware RNIC would.
+ */
+final class Requester {
+    /** Unacknowledged PSNs the requester allows (rxe allows 128). */
+    static final int WINDOW = 128;
+    /** A multi-packet message asks for an ACK at least this often (rxe: every 64 packets). */
+    static final int ACK_REQUEST_INTERVAL = 64;
+
+    final SoftQp qp;
+    final Completer completer;
+    /** PSN of the next new request packet (sq_psn). */
+    int nextPsn;
+    /** Last PSN known to be acknowledged, explicitly or by a later response. */
+    int ackedPsn;
+    /** Send queue index of the WQE being transmitted. */
+    long cursor;
+    /** Next PSN to transmit in the cursor WQE, when that WQE has started. */
+    int cursorPsn;
+    int outstandingReadAtomic;
+    int packetsSinceAckRequest;
+
+    // Retransmission state.
+    long retryDeadlineNs;
+    boolean timerArmed;
+    int retriesLeft;
+    int rnrRetriesLeft;
+    boolean rnrWaiting;
+    long rnrResumeNs;
+
+    Requester(SoftQp qp) {
+        this.qp = qp;
+        this.completer = new Completer(this);
+    }
+
+    void reset(int sqPsn) {
+        nextPsn = sqPsn;
+        ackedPsn = Psn.add(sqPsn, -1);
+        cursor = qp.sq.head();
+        cursorPsn = sqPsn;
+        outstandingReadAtomic = 0;
+        packetsSinceAckRequest = 0;
+        timerArmed = false;
+        retriesLeft = qp.retryCount;
+        rnrRetriesLeft = qp.rnrRetry;
+        rnrWaiting = false;
+    }
+
+    int nextPsn() {
+        return nextPsn;
+    }
+
+    /** Sends what the window, max_rd_atomic and fences allow. */
+    void doWork(long nowNs) {
+        QpState state = qp.state;
+        if (state == QpState.ERR) {
+            flush();
+            return;
+        }
+        if (state != QpState.RTS && state != QpState.SQD) {
+            return;
+        }
+        if (rnrWaiting) {
+            if (nowNs - rnrResumeNs < 0) {
+                return;
+            }
+            rnrWaiting = false;
+        }
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        while (cursor < sq.tail()) {
+            SendWqe w = sq.at(cursor);
+            if (!w.started && !start(w, state)) {
+                break;
+            }
+            if (qp.state == QpState.ERR) {
+                return;
+            }
+            if (!transmit(w)) {
+                break;
+            }
+            cursor++;
+            if (cursor < sq.tail() && sq.at(cursor).started) {
+                cursorPsn = completer.firstUnackedPsn(sq.at(cursor)); // still going back N
+            }
+        }
+        if (hasOutstanding() && !timerArmed) {
+            armTimer(nowNs);
+        }
+    }
+
+    /** Gives {@code w} its PSN range, or returns false when it must wait. */
+    private boolean start(SendWqe w, QpState state) {
+        if (state == QpState.SQD) {
+            return false; // SQD: finish messages in progress, start no new ones (IBTA 10.3.1).
+        }
+        boolean readAtomic = w.isReadOrAtomic();
+        if (readAtomic && outstandingReadAtomic >= Math.max(1, qp.maxRdAtomic)) {
+            return false; // IBTA 9.5: at most max_rd_atomic RDMA READ / atomic requests outstanding.
+        }
+        if (w.fence && outstandingReadAtomic > 0) {
+            return false; // IBV_SEND_FENCE: wait for earlier READs and atomics to complete.
+        }
+        if (Psn.diff(nextPsn, Psn.next(ackedPsn)) >= WINDOW) {
+            return false;
+        }
+        if (!w.isInline && !w.sg.regionsValid(qp.device.keys())) {
+            completer.fail(w, WcStatus.LOC_PROT_ERR);
+            return false;
+        }
+        int packets = w.packetCount(qp.mtu);
+        w.started = true;
+        w.firstPsn = nextPsn;
+        w.lastPsn = Psn.add(nextPsn, packets - 1);
+        nextPsn = Psn.add(nextPsn, packets);
+        cursorPsn = w.firstPsn;
+        if (readAtomic) {
+            outstandingReadAtomic++;
+        }
+        if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM) {
+            qp.device.counterSet().increment(Counter.RDMA_SENDS);
+        }
+        return true;
+    }
+
+    /** Transmits the cursor WQE from {@link #cursorPsn}; false when the window stopped it. */
+    private boolean transmit(SendWqe w) {
+        PacketSender out = qp.device.engine().sender();
+        while (Psn.compare(cursorPsn, w.lastPsn) <= 0) {
+            if (Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
+                return false;
+            }
+            int index = Psn.diff(cursorPsn, w.firstPsn);
+            long offset = (long) index * qp.mtu;
+            switch (w.opcode) {
+                case RDMA_READ -> {
+                    // One request covers every response PSN from here on (IBTA 9.7.4.1.4).
+                    RocePacket p = out.begin(qp, Opcode.RC_RDMA_READ_REQUEST, cursorPsn, 0);
+                    p.bth().ackRequest(true);
+                    p.reth().virtualAddress(w.remoteAddress + offset).rKey(w.rkey).dmaLength(w.length - offset);
+                    out.send(qp);
+                    cursorPsn = Psn.next(w.lastPsn);
+                    return true;
+                }
+                case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
+                    boolean cas = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP;
+                    RocePacket p = out.begin(qp, cas ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD, cursorPsn, 0);
+                    p.bth().ackRequest(true);
+                    p.atomicEth().virtualAddress(w.remoteAddress).rKey(w.rkey)
+                        .swapAddData(cas ? w.swap : w.compareAdd).compareData(cas ? w.compareAdd : 0);
+                    out.send(qp);
+                    cursorPsn = Psn.next(cursorPsn);
+                    return true;
+                }
+                default -> sendSegment(out, w, index, offset);
+            }
+            cursorPsn = Psn.next(cursorPsn);
+        }
+        return true;
+    }
+
+    /** One SEND or RDMA WRITE packet: FIRST/MIDDLE/LAST/ONLY by position (IBTA 9.7.4.1.2). */
+    private void sendSegment(PacketSender out, SendWqe w, int index, long offset) {
+        int payload = (int) Math.min(qp.mtu, w.length - offset);
+        boolean first = index == 0;
+        boolean last = cursorPsn == w.lastPsn;
+        boolean write = w.opcode == WrOpcode.RDMA_WRITE || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
+        boolean imm = w.opcode.hasImmediate() && last;
+        int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm);
+        RocePacket p = out.begin(qp, opcode, cursorPsn, payload);
+        boolean ackRequest = last || ++packetsSinceAckRequest >= ACK_REQUEST_INTERVAL;
+        if (ackRequest) {
+            packetsSinceAckRequest = 0;
+        }
+        p.bth().ackRequest(ackRequest).solicitedEvent(last && w.solicited);
+        if (write && first) {
+            p.reth().virtualAddress(w.remoteAddress).rKey(w.rkey).dmaLength(w.length);
+        }
+        if (imm) {
+            p.immDt().immediateData(w.immData);
+        }
+        if (payload > 0) {
+            if (w.isInline) {
+                out.buffer().putBytes(p.payloadOffset(), w.inlineView, (int) offset, payload);
+            } else {
+                w.sg.gather(offset, out.buffer(), p.payloadOffset(), payload);
+            }
+        }
+        out.send(qp);
+    }
+
+    private static int sendOpcode(boolean first, boolean last, boolean imm) {
+        if (first && last) {
+            return imm ? Opcode.RC_SEND_ONLY_WITH_IMMEDIATE : Opcode.RC_SEND_ONLY;
+        }
+        if (first) {
+            return Opcode.RC_SEND_FIRST;
+        }
+        if (last) {
+            return imm ? Opcode.RC_SEND_LAST_WITH_IMMEDIATE : Opcode.RC_SEND_LAST;
+        }
+        return Opcode.RC_SEND_MIDDLE;
+    }
+
+    private static int writeOpcode(boolean first, boolean last, boolean imm) {
+        if (first && last) {
+            return imm ? Opcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : Opcode.RC_RDMA_WRITE_ONLY;
+        }
+        if (first) {
+            return Opcode.RC_RDMA_WRITE_FIRST;
+        }
+        if (last) {
+            return imm ? Opcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : Opcode.RC_RDMA_WRITE_LAST;
+        }
+        return Opcode.RC_RDMA_WRITE_MIDDLE;
+    }
+
+    // ---------------------------------------------------------------- retransmission
+
+    /** True while a started WQE waits for its ACK or response. */
+    boolean hasOutstanding() {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        return sq.head() < sq.tail() && sq.at(sq.head()).started;
+    }
+
+    void armTimer(long nowNs) {
+        long timeoutNs = Timers.ackTimeoutNs(qp.timeout);
+        timerArmed = timeoutNs > 0 && hasOutstanding();
+        retryDeadlineNs = nowNs + timeoutNs;
+    }
+
+    /** Progress was made: the retry budget is whole again and the timer restarts (IBTA 9.7.6.1.3). */
+    void onProgress(long nowNs) {
+        retriesLeft = qp.retryCount;
+        rnrRetriesLeft = qp.rnrRetry;
+        armTimer(nowNs);
+    }
+
+    /** The local ACK timer: on expiry, retransmit from the oldest unacknowledged PSN or give up. */
+    void onTimer(long nowNs) {
+        if (rnrWaiting && nowNs - rnrResumeNs >= 0) {
+            qp.device.engine().schedule(qp);
+        }
+        if (!timerArmed || nowNs - retryDeadlineNs < 0) {
+            return;
+        }
+        if (!hasOutstanding()) {
+            timerArmed = false;
+            return;
+        }
+        if (!consumeRetry()) {
+            return;
+        }
+        retransmitFrom(completer.firstUnackedPsn(qp.sq.at(qp.sq.head())));
+        armTimer(nowNs);
+        qp.device.engine().schedule(qp);
+    }
+
+    /**
+     * Takes one retry from retry_cnt; when none is left, completes the oldest WQE with
+     * RETRY_EXC_ERR and moves the QP to ERR (IBTA 9.7.6.1.3, C9-140). retry_cnt 7 means seven
+     * retries here, as the spec says; rxe retries forever on 7.
+     *
+     * @return true when a retry may go ahead
+     */
+    boolean consumeRetry() {
+        if (retriesLeft == 0) {
+            qp.device.counterSet().increment(Counter.RETRY_EXCEEDED_ERR);
+            completer.fail(qp.sq.at(qp.sq.head()), WcStatus.RETRY_EXC_ERR);
+            return false;
+        }
+        retriesLeft--;
+        qp.device.counterSet().increment(Counter.COMPLETER_RETRY_ERR);
+        return true;
+    }
+
+    /** Go-back-N: the next packet sent is {@code psn}, inside the WQE that owns it. */
+    void retransmitFrom(int psn) {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        for (long i = sq.head(); i < sq.tail(); i++) {
+            SendWqe w = sq.at(i);
+            if (!w.started) {
+                return;
+            }
+            if (Psn.compare(psn, w.firstPsn) >= 0 && Psn.compare(psn, w.lastPsn) <= 0) {
+                cursor = i;
+                cursorPsn = psn;
+                qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
+                return;
+            }
+        }
+    }
+
+    void waitForRnr(long nowNs, int timerCode) {
+        rnrWaiting = true;
+        rnrResumeNs = nowNs + Timers.rnrDelayNs(timerCode);
+    }
+
+    /** Completes every WQE with WR_FLUSH_ERR (the QP is in ERR). */
+    void flush() {
+        WorkQueueRing<SendWqe> sq = qp.sq;
+        while (!sq.isEmpty()) {
+            completer.complete(sq.at(sq.head()), WcStatus.WR_FLUSH_ERR);
+        }
+        cursor = sq.head();
+        timerArmed = false;
+        rnrWaiting = false;
+    }
+}

@@ -1,0 +1,322 @@
+package io.jroce.rnic.core;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.NakCode;
+import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.OpcodeInfo;
+import io.jroce.stack.wire.Operation;
+import io.jroce.stack.wire.Position;
+import io.jroce.stack.wire.Psn;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+
+/**
+ * The RC responder (IBTA Vol. 1 9.7.4-9.7.5): checks each request's PSN against the expected PSN,
+ * executes new requests once, answers duplicates without executing them again, and acknowledges.
+ * I/O thread only.
+ */
+final class Responder {
+    private final SoftQp qp;
+    private final AtomicReplay replay = new AtomicReplay();
+    /** The PSN the next new request must carry (ePSN). */
+    private int expectedPsn;
+    /** Message sequence number: messages completed (IBTA 9.7.5.1.2). */
+    private int msn;
+    /** One PSN sequence error NAK per gap (IBTA 9.7.5.1.2, C9-106). */
+    private boolean sequenceNakSent;
+
+    // The message in progress (a multi-packet SEND or RDMA WRITE).
+    private Operation inProgress;
+    private boolean haveRecvWqe;
+    private long received;
+    private SoftMr writeMr;
+    private long writeOffset;
+    private long writeLength;
+    private long written;
+
+    Responder(SoftQp qp) {
+        this.qp = qp;
+    }
+
+    void reset(int rqPsn) {
+        expectedPsn = rqPsn;
+        msn = 0;
+        sequenceNakSent = false;
+        abort();
+        replay.clear();
+    }
+
+    int expectedPsn() {
+        return expectedPsn;
+    }
+
+    /** Forgets the message in progress (its receive WQE is flushed by the QP). */
+    void abort() {
+        inProgress = null;
+        haveRecvWqe = false;
+        writeMr = null;
+    }
+
+    void onRequest(RocePacket p, long nowNs) {
+        int psn = p.bth().psn();
+        int order = Psn.compare(psn, expectedPsn);
+        if (order > 0) {
+            qp.device.counterSet().increment(Counter.OUT_OF_SEQ_REQUEST);
+            if (!sequenceNakSent) {
+                sequenceNakSent = true;
+                qp.device.engine().sender().nak(qp, expectedPsn, NakCode.PSN_SEQUENCE_ERROR, msn);
+            }
+            return;
+        }
+        if (order < 0) {
+            qp.device.counterSet().increment(Counter.DUPLICATE_REQUEST);
+            onDuplicate(p, psn);
+            return;
+        }
+        sequenceNakSent = false;
+        OpcodeInfo info = p.info();
+        if (!sequenceValid(info)) {
+            // C9-95 style opcode sequence check: a MIDDLE/LAST needs a FIRST, a FIRST/ONLY none in progress.
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+            return;
+        }
+        switch (info.operation()) {
+            case SEND -> onSend(p, info, psn);
+            case RDMA_WRITE -> onWrite(p, info, psn);
+            case RDMA_READ_REQUEST -> onRead(p, psn, false);
+            case COMPARE_SWAP, FETCH_ADD -> onAtomic(p, info, psn);
+            default -> qp.device.counterSet().increment(Counter.DROP_UNKNOWN_OPCODE);
+        }
+    }
+
+    private boolean sequenceValid(OpcodeInfo info) {
+        Position pos = info.position();
+        if (inProgress == null) {
+            return pos.startsMessage();
+        }
+        return !pos.startsMessage() && info.operation() == inProgress;
+    }
+
+    private void onSend(RocePacket p, OpcodeInfo info, int psn) {
+        Position pos = info.position();
+        if (pos.startsMessage() && !takeRecvWqe(psn)) {
+            return;
+        }
+        if (!checkSegmentLength(p, pos, psn)) {
+            return;
+        }
+        RecvWqe r = qp.rq.at(qp.rq.head());
+        int len = p.payloadLength();
+        if (len > 0 && !r.sg.scatter(received, p.buffer(), p.payloadOffset(), len)) {
+            // The message is longer than the receive buffers (IBTA 9.7.5.2.4? C9-?): invalid request.
+            completeRecv(WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, false, 0);
+            error(psn, NakCode.INVALID_REQUEST, null);
+            return;
+        }
+        received += len;
+        inProgress = pos.endsMessage() ? null : info.operation();
+        if (pos.endsMessage()) {
+            boolean imm = info.hasImmediate();
+            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, received, imm, imm ? p.immDt().immediateData() : 0);
+            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+            msn = Psn.next(msn);
+        }
+        accept(p, psn);
+    }
+
+    private void onWrite(RocePacket p, OpcodeInfo info, int psn) {
+        Position pos = info.position();
+        if (pos.startsMessage()) {
+            long va = p.reth().virtualAddress();
+            int rkey = p.reth().rKey();
+            long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
+            SoftMr mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE);
+            if (len != 0 && mr == null) {
+                error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
+                return;
+            }
+            writeMr = mr;
+            writeOffset = mr == null ? 0 : mr.offsetOf(va, len);
+            writeLength = len;
+            written = 0;
+        }
+        if (info.hasImmediate() && !haveRecvWqe && !takeRecvWqe(psn)) {
+            return; // WRITE with immediate consumes a receive WQE: RNR NAK until one is posted.
+        }
+        if (!checkSegmentLength(p, pos, psn)) {
+            return;
+        }
+        int len = p.payloadLength();
+        if (written + len > writeLength || (pos.endsMessage() && written + len != writeLength)) {
+            // The payload must add up to the RETH's DMA length (IBTA 9.7.4.1.4, C9-?).
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+            return;
+        }
+        if (len > 0) {
+            writeMr.view().putBytes((int) (writeOffset + written), p.buffer(), p.payloadOffset(), len);
+        }
+        written += len;
+        inProgress = pos.endsMessage() ? null : info.operation();
+        if (pos.endsMessage()) {
+            if (info.hasImmediate()) {
+                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, writeLength, true, p.immDt().immediateData());
+            }
+            writeMr = null;
+            msn = Psn.next(msn);
+        }
+        accept(p, psn);
+    }
+
+    /** FIRST and MIDDLE packets carry exactly one path MTU of payload, LAST and ONLY at most one (C9-88?). */
+    private boolean checkSegmentLength(RocePacket p, Position pos, int psn) {
+        int len = p.payloadLength();
+        boolean ok = pos.endsMessage() ? len <= qp.mtu : len == qp.mtu;
+        if (!ok) {
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+        }
+        return ok;
+    }
+
+    private void onRead(RocePacket p, int psn, boolean duplicate) {
+        long va = p.reth().virtualAddress();
+        int rkey = p.reth().rKey();
+        long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
+        SoftMr mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
+        if (len != 0 && mr == null) {
+            if (!duplicate) {
+                error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
+            }
+            return;
+        }
+        int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
+        if (!duplicate) {
+            expectedPsn = Psn.add(psn, packets);
+            msn = Psn.next(msn);
+        }
+        long offset = mr == null ? 0 : mr.offsetOf(va, len);
+        PacketSender out = qp.device.engine().sender();
+        for (int i = 0; i < packets; i++) {
+            int opcode = packets == 1 ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
+                : i == 0 ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+                : i == packets - 1 ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
+            int payload = (int) Math.min(qp.mtu, len - (long) i * qp.mtu);
+            RocePacket r = out.begin(qp, opcode, Psn.add(psn, i), payload);
+            if (r.info().has(io.jroce.stack.wire.ExtensionHeader.AETH)) {
+                r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
+            }
+            if (payload > 0) {
+                out.buffer().putBytes(r.payloadOffset(), mr.view(), (int) (offset + (long) i * qp.mtu), payload);
+            }
+            out.send(qp);
+        }
+    }
+
+    private void onAtomic(RocePacket p, OpcodeInfo info, int psn) {
+        long va = p.atomicEth().virtualAddress();
+        int rkey = p.atomicEth().rKey();
+        if ((va & 7) != 0) {
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR); // C9-?: atomics need 8-byte alignment
+            return;
+        }
+        SoftMr mr = checkRemoteAccess(va, rkey, 8, AccessFlags.REMOTE_ATOMIC);
+        if (mr == null) {
+            error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
+            return;
+        }
+        int index = (int) mr.offsetOf(va, 8);
+        long original;
+        if (info.operation() == Operation.COMPARE_SWAP) {
+            long compare = p.atomicEth().compareData();
+            long swap = p.atomicEth().swapAddData();
+            // Atomic with respect to this RNIC and local CPU access (ATOMIC_HCA); native byte order, as rxe.
+            do {
+                original = mr.view().getLongVolatile(index);
+            } while (original == compare && !mr.view().compareAndSetLong(index, compare, swap));
+        } else {
+            original = mr.view().getAndAddLong(index, p.atomicEth().swapAddData());
+        }
+        replay.record(psn, original);
+        expectedPsn = Psn.next(psn);
+        msn = Psn.next(msn);
+        sendAtomicAck(psn, original);
+    }
+
+    private void sendAtomicAck(int psn, long original) {
+        PacketSender out = qp.device.engine().sender();
+        RocePacket r = out.begin(qp, Opcode.RC_ATOMIC_ACKNOWLEDGE, psn, 0);
+        r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
+        r.atomicAckEth().originalRemoteData(original);
+        out.send(qp);
+    }
+
+    /**
+     * A request with a PSN already executed (IBTA 9.7.5.1.3): SEND and WRITE are acknowledged again
+     * but not executed; a READ is executed again from its PSN; an atomic is answered from the replay
+     * record and never applied twice.
+     */
+    private void onDuplicate(RocePacket p, int psn) {
+        switch (p.info().operation()) {
+            case RDMA_READ_REQUEST -> onRead(p, psn, true);
+            case COMPARE_SWAP, FETCH_ADD -> {
+                if (replay.contains(psn)) {
+                    sendAtomicAck(psn, replay.original(psn));
+                }
+            }
+            default -> qp.device.engine().sender().ack(qp, Psn.add(expectedPsn, -1), msn);
+        }
+    }
+
+    /** The region {@code rkey} names if it may be accessed as asked (IBTA 9.7.4.1.5, C9-88..C9-92). */
+    private SoftMr checkRemoteAccess(long va, int rkey, long len, int access) {
+        if (!qp.allows(access)) {
+            return null; // the QP's own access flags forbid the operation
+        }
+        SoftMr mr = qp.device.keys().lookup(rkey);
+        if (mr == null || mr.pd() != qp.pd || !mr.allows(access) || mr.offsetOf(va, len) < 0) {
+            return null;
+        }
+        return mr;
+    }
+
+    /** Takes the next receive WQE for a new message, or sends an RNR NAK (IBTA 9.7.5.2.8). */
+    private boolean takeRecvWqe(int psn) {
+        if (qp.rq.isEmpty()) {
+            qp.device.counterSet().increment(Counter.SEND_RNR_ERR);
+            qp.device.engine().sender().acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
+            return false;
+        }
+        haveRecvWqe = true;
+        received = 0;
+        return true;
+    }
+
+    private void completeRecv(WcStatus status, WcOpcode opcode, long byteLen, boolean withImm, int imm) {
+        RecvWqe r = qp.rq.at(qp.rq.head());
+        qp.recvCq.push(r.wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn);
+        qp.rq.pop();
+        haveRecvWqe = false;
+    }
+
+    /** The request was executed: advance the expected PSN and acknowledge when asked (IBTA 9.7.5.1.1). */
+    private void accept(RocePacket p, int psn) {
+        expectedPsn = Psn.next(psn);
+        if (p.bth().ackRequest()) {
+            qp.device.engine().sender().ack(qp, psn, msn);
+        }
+    }
+
+    /**
+     * A class-2 error (invalid request, remote access): NAK it and move the QP to ERR, as rxe does;
+     * a receive WQE in use completes with {@code recvStatus} first.
+     */
+    private void error(int psn, NakCode code, WcStatus recvStatus) {
+        if (haveRecvWqe && recvStatus != null) {
+            completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
+        }
+        qp.device.engine().sender().nak(qp, psn, code, msn);
+        qp.enterError();
+    }
+}

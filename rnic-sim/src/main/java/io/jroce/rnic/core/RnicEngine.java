@@ -1,0 +1,176 @@
+package io.jroce.rnic.core;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.jroce.stack.transport.RoceTransport;
+import io.jroce.stack.wire.BthFlyweight;
+import io.jroce.stack.wire.OpcodeInfo;
+import io.jroce.stack.wire.ParseResult;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.stack.wire.TransportType;
+import io.jroce.verbs.QpState;
+
+/**
+ * The RNIC's packet and work dispatcher, confined to the I/O thread: validates each received
+ * packet (in the order rxe_recv.c checks, IBTA 9.6 packet header validation) and hands it to the
+ * responder or completer of its QP; runs the requesters of QPs that have new work; drives timers.
+ */
+final class RnicEngine implements RocePacketHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(RnicEngine.class);
+
+    private final IoContext io;
+    private final Counters counters;
+    private final PacketSender sender;
+    private final RocePacket rx = new RocePacket();
+    private final Int2ObjectHashMap<SoftQp> qps = new Int2ObjectHashMap<>();
+    private final ManyToOneConcurrentArrayQueue<SoftQp> runQueue =
+        new ManyToOneConcurrentArrayQueue<>(DeviceLimits.MAX_QP);
+    private final AtomicBoolean drainPending = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+
+    RnicEngine(IoContext io, RoceTransport transport, Counters counters) {
+        this.io = io;
+        this.counters = counters;
+        this.sender = new PacketSender(transport, counters);
+    }
+
+    PacketSender sender() {
+        return sender;
+    }
+
+    /** I/O thread. */
+    void register(SoftQp qp) {
+        qps.put(qp.qpn, qp);
+    }
+
+    /** I/O thread. */
+    void unregister(SoftQp qp) {
+        qps.remove(qp.qpn);
+    }
+
+    /** Asks the I/O thread to run {@code qp}'s requester (new work, or a flush). Any thread. */
+    void schedule(SoftQp qp) {
+        if (qp.scheduled.compareAndSet(false, true)) {
+            while (!runQueue.offer(qp)) {
+                Thread.onSpinWait(); // bounded by MAX_QP, and each QP is queued at most once
+            }
+        }
+        if (drainPending.compareAndSet(false, true)) {
+            io.execute(drainTask);
+        }
+    }
+
+    private void drain() {
+        drainPending.set(false);
+        long now = io.nowNs();
+        SoftQp qp;
+        while ((qp = runQueue.poll()) != null) {
+            qp.scheduled.set(false);
+            try {
+                if (qp.state == QpState.ERR) {
+                    qp.flush();
+                } else {
+                    qp.requester.doWork(now);
+                }
+            } catch (RuntimeException e) {
+                LOG.error("requester of {} failed", qp, e);
+            }
+        }
+        sender.flushIfNeeded();
+    }
+
+    /** Expires retransmission and RNR timers. I/O thread. */
+    void onTimer() {
+        long now = io.nowNs();
+        for (SoftQp qp : qps.values()) {
+            if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
+                qp.requester.onTimer(now);
+            }
+        }
+        sender.flushIfNeeded();
+    }
+
+    @Override
+    public void onPacket(DirectBuffer buffer, int offset, int length, byte[] srcAddress, int srcPort, byte[] dstAddress) {
+        try {
+            dispatch(buffer, offset, length, srcAddress, dstAddress);
+        } catch (RuntimeException e) {
+            // A bug must not kill the I/O thread: count the packet as dropped and go on.
+            counters.increment(Counter.DROP_INTERNAL_ERROR);
+            LOG.error("dropping a packet that raised an exception", e);
+        }
+        sender.flushIfNeeded();
+    }
+
+    private void dispatch(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst) {
+        ParseResult result = rx.wrap(buffer, offset, length);
+        if (result != ParseResult.OK) {
+            counters.increment(switch (result) {
+                case UNKNOWN_OPCODE -> Counter.DROP_UNKNOWN_OPCODE;
+                case BAD_TRANSPORT_VERSION -> Counter.DROP_BAD_TVER;
+                default -> Counter.DROP_TRUNCATED;
+            });
+            return;
+        }
+        BthFlyweight bth = rx.bth();
+        if ((bth.partitionKey() & 0x7FFF) != 0x7FFF) {
+            counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists (C9-42? P_Key check)
+            return;
+        }
+        SoftQp qp = qps.get(bth.destQp());
+        if (qp == null) {
+            counters.increment(Counter.DROP_UNKNOWN_QPN);
+            return;
+        }
+        OpcodeInfo info = rx.info();
+        if (info.transport() != TransportType.RC) {
+            counters.increment(Counter.DROP_WRONG_QP_TYPE);
+            return;
+        }
+        if (qp.av == null || !Arrays.equals(src, qp.dgid) || !Arrays.equals(dst, qp.sgid)) {
+            // A connected QP takes packets only from its peer, to its own address (as rxe_recv.c checks).
+            counters.increment(Counter.DROP_WRONG_ADDRESS);
+            return;
+        }
+        QpState state = qp.state;
+        long now = io.nowNs();
+        if (info.isRequest()) {
+            if (state != QpState.RTR && state != QpState.RTS && state != QpState.SQD) {
+                counters.increment(Counter.DROP_WRONG_QP_STATE); // IBTA 10.3.1: the responder runs from RTR on
+                return;
+            }
+            countReceived();
+            qp.responder.onRequest(rx, now);
+        } else {
+            if (state != QpState.RTS && state != QpState.SQD) {
+                counters.increment(Counter.DROP_WRONG_QP_STATE);
+                return;
+            }
+            countReceived();
+            switch (info.operation()) {
+                case ACKNOWLEDGE -> qp.requester.completer.onAcknowledge(rx, now);
+                case RDMA_READ_RESPONSE -> qp.requester.completer.onReadResponse(rx, now);
+                case ATOMIC_ACKNOWLEDGE -> qp.requester.completer.onAtomicAcknowledge(rx, now);
+                default -> counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            }
+            if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
+                qp.requester.doWork(now); // an ACK may have opened the window
+            }
+        }
+    }
+
+    private void countReceived() {
+        counters.increment(Counter.RCVD_PKTS);
+        counters.add(Counter.RCVD_BYTES, rx.payloadLength());
+    }
+}

@@ -1,0 +1,142 @@
+package io.jroce.rnic.core;
+
+import java.util.function.IntFunction;
+
+import org.agrona.DirectBuffer;
+
+import io.jroce.verbs.AccessViolationException;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.InvalidKeyException;
+import io.jroce.verbs.ScatterGatherEntry;
+
+/**
+ * A scatter/gather list as copied from a work request: addresses, lengths and the regions their
+ * lkeys named when posted. Copies data between the list (at a message offset) and packet buffers.
+ */
+final class SgList {
+    private final long[] address;
+    private final int[] length;
+    private final int[] lkey;
+    private final SoftMr[] mr;
+    private int count;
+    private long total;
+
+    SgList(int maxSge) {
+        address = new long[maxSge];
+        length = new int[maxSge];
+        lkey = new int[maxSge];
+        mr = new SoftMr[maxSge];
+    }
+
+    /** An empty list (inline sends carry their data in the WQE). */
+    void clear() {
+        count = 0;
+        total = 0;
+    }
+
+    int count() {
+        return count;
+    }
+
+    long totalLength() {
+        return total;
+    }
+
+    /**
+     * Copies and validates {@code n} entries: each lkey must name a region of {@code pd} that holds
+     * the whole entry and grants {@code requiredAccess} (IBTA 10.6.3.1, local access checks).
+     */
+    void load(IntFunction<ScatterGatherEntry> entries, int n, SoftPd pd, KeyTable keys, int requiredAccess) {
+        if (n > address.length) {
+            throw new InvalidAttributeException("work request has " + n + " SGEs, the queue allows " + address.length);
+        }
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            ScatterGatherEntry e = entries.apply(i);
+            long len = Integer.toUnsignedLong(e.length());
+            SoftMr region = keys.lookup(e.lkey());
+            if (region == null || region.pd() != pd) {
+                throw new InvalidKeyException("SGE " + i + ": lkey 0x" + Integer.toHexString(e.lkey())
+                    + (region == null ? " names no memory region" : " belongs to another protection domain"));
+            }
+            if (len > 0 && region.offsetOf(e.address(), len) < 0) {
+                throw new AccessViolationException("SGE " + i + " [0x" + Long.toHexString(e.address()) + ", +" + len
+                    + ") lies outside " + region);
+            }
+            if (!region.allows(requiredAccess)) {
+                throw new AccessViolationException("SGE " + i + ": " + region + " lacks LOCAL_WRITE, needed to receive data");
+            }
+            address[i] = e.address();
+            length[i] = (int) len;
+            lkey[i] = e.lkey();
+            mr[i] = region;
+            sum += len;
+        }
+        count = n;
+        total = sum;
+    }
+
+    /** Whether every region is still registered under the same key (it may be deregistered after post). */
+    boolean regionsValid(KeyTable keys) {
+        for (int i = 0; i < count; i++) {
+            if (keys.lookup(lkey[i]) != mr[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Copies {@code len} bytes starting at message offset {@code offset} into {@code dst}. */
+    void gather(long offset, org.agrona.MutableDirectBuffer dst, int dstIndex, int len) {
+        int i = 0;
+        long skip = offset;
+        while (len > 0) {
+            if (skip >= Integer.toUnsignedLong(length[i])) {
+                skip -= Integer.toUnsignedLong(length[i]);
+                i++;
+                continue;
+            }
+            int n = (int) Math.min(len, length[i] - skip);
+            SoftMr r = mr[i];
+            dst.putBytes(dstIndex, r.view(), (int) (address[i] - r.address() + skip), n);
+            dstIndex += n;
+            len -= n;
+            skip = 0;
+            i++;
+        }
+    }
+
+    /**
+     * Copies {@code len} bytes from {@code src} to message offset {@code offset}.
+     *
+     * @return false when the list is too short (the caller reports a length error)
+     */
+    boolean scatter(long offset, DirectBuffer src, int srcIndex, int len) {
+        if (offset + len > total) {
+            return false;
+        }
+        int i = 0;
+        long skip = offset;
+        while (len > 0) {
+            if (skip >= length[i]) {
+                skip -= length[i];
+                i++;
+                continue;
+            }
+            int n = (int) Math.min(len, length[i] - skip);
+            SoftMr r = mr[i];
+            r.view().putBytes((int) (address[i] - r.address() + skip), src, srcIndex, n);
+            srcIndex += n;
+            len -= n;
+            skip = 0;
+            i++;
+        }
+        return true;
+    }
+
+    /** Writes a 64-bit value in native byte order at message offset 0 (atomic results, as rxe). */
+    void putLongNative(long value) {
+        SoftMr r = mr[0];
+        r.view().putLong((int) (address[0] - r.address()), value, java.nio.ByteOrder.nativeOrder());
+    }
+}

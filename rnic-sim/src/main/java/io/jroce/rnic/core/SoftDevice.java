@@ -1,0 +1,212 @@
+package io.jroce.rnic.core;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RoceTransport;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.DeviceAttributes;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.PortAttributes;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.ResourceLimitException;
+
+/** A simulated RNIC with one port: the root of its resources, bound to one transport and I/O thread. */
+public final class SoftDevice implements RdmaDevice {
+    private final String name;
+    private final List<Gid> gids;
+    private final Mtu activeMtu;
+    private final RoceTransport transport;
+    private final IoContext io;
+    private final Counters counters;
+    private final KeyTable keys = new KeyTable();
+    private final RnicEngine engine;
+    private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
+    private final Set<SoftCq> cqs = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger nextPd = new AtomicInteger(1);
+    private int nextQpn = DeviceLimits.FIRST_QPN;
+    private int liveQps;
+    private volatile boolean closed;
+
+    private SoftDevice(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
+                       Counters counters) {
+        this.name = name;
+        this.counters = counters;
+        this.gids = List.copyOf(gids);
+        this.activeMtu = activeMtu;
+        this.transport = transport;
+        this.io = io;
+        this.engine = new RnicEngine(io, transport, counters);
+    }
+
+    /**
+     * Opens a device over {@code transport}, whose I/O thread {@code io} names, and starts receiving.
+     *
+     * @param gids     the GID table: one entry per local address the transport serves
+     * @param counters the device's counters, shared with the transport so that its drops count too
+     */
+    public static SoftDevice open(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
+                                  Counters counters) {
+        if (gids.isEmpty() || gids.size() > DeviceLimits.GID_TABLE_LENGTH) {
+            throw new InvalidAttributeException("a device needs 1.." + DeviceLimits.GID_TABLE_LENGTH + " GIDs, got " + gids.size());
+        }
+        SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters);
+        transport.start(device.engine);
+        return device;
+    }
+
+    /** Expires protocol timers; the runtime calls it periodically on the I/O thread. */
+    public void onTimer() {
+        engine.onTimer();
+    }
+
+    Counters counterSet() {
+        return counters;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<Gid> gids() {
+        return gids;
+    }
+
+    Mtu activeMtu() {
+        return activeMtu;
+    }
+
+    IoContext io() {
+        return io;
+    }
+
+    KeyTable keys() {
+        return keys;
+    }
+
+    RnicEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public DeviceAttributes queryDevice() {
+        return new DeviceAttributes("0.1.0", nodeGuid(), DeviceLimits.VENDOR_ID, 0, DeviceLimits.MAX_MR_SIZE,
+            0xFFFFF000L, DeviceLimits.MAX_QP, DeviceLimits.MAX_QP_WR, DeviceLimits.MAX_SGE, DeviceLimits.MAX_CQ,
+            DeviceLimits.MAX_CQE, DeviceLimits.MAX_MR, DeviceLimits.MAX_PD, DeviceLimits.MAX_QP_RD_ATOM,
+            DeviceLimits.MAX_QP_INIT_RD_ATOM, DeviceLimits.MAX_INLINE_DATA, "ATOMIC_HCA", 1);
+    }
+
+    /** An EUI-64 style GUID from the first GID's last 6 bytes, as rxe derives it from the MAC. */
+    private long nodeGuid() {
+        Gid g = gids.get(0);
+        long guid = 0x02L << 56 | 0xFFFEL << 24;
+        for (int i = 0; i < 3; i++) {
+            guid |= (long) (g.byteAt(10 + i) & 0xff) << (48 - 8 * i);
+            guid |= (long) (g.byteAt(13 + i) & 0xff) << (16 - 8 * i);
+        }
+        return guid;
+    }
+
+    @Override
+    public PortAttributes queryPort() {
+        return new PortAttributes(closed ? "PORT_DOWN" : "PORT_ACTIVE", Mtu.MTU_4096, activeMtu, gids.size(), "Ethernet", 0,
+            DeviceLimits.MAX_MSG_SIZE, 1);
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        ensureOpen();
+        if (pds.size() >= DeviceLimits.MAX_PD) {
+            throw new ResourceLimitException("device " + name + " already has max_pd=" + DeviceLimits.MAX_PD + " PDs");
+        }
+        SoftPd pd = new SoftPd(this, nextPd.getAndIncrement());
+        pds.add(pd);
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue createCq(int entries) {
+        ensureOpen();
+        if (cqs.size() >= DeviceLimits.MAX_CQ) {
+            throw new ResourceLimitException("device " + name + " already has max_cq=" + DeviceLimits.MAX_CQ + " CQs");
+        }
+        SoftCq cq = new SoftCq(this, entries);
+        cqs.add(cq);
+        return cq;
+    }
+
+    synchronized SoftQp createQp(SoftPd pd, QpInitAttributes init) {
+        ensureOpen();
+        if (liveQps >= DeviceLimits.MAX_QP) {
+            throw new ResourceLimitException("device " + name + " already has max_qp=" + DeviceLimits.MAX_QP + " QPs");
+        }
+        int qpn = allocateQpn();
+        SoftQp qp = new SoftQp(this, pd, qpn, init);
+        qp.sendCq.attach();
+        qp.recvCq.attach();
+        io.call(() -> {
+            engine.register(qp);
+            return null;
+        });
+        liveQps++;
+        return qp;
+    }
+
+    private int allocateQpn() {
+        int qpn = nextQpn;
+        nextQpn = nextQpn == 0xFFFFFF ? DeviceLimits.FIRST_QPN : nextQpn + 1;
+        return qpn;
+    }
+
+    synchronized void destroyQp(SoftQp qp) {
+        io.call(() -> {
+            engine.unregister(qp);
+            return null;
+        });
+        liveQps--;
+    }
+
+    void pdClosed(SoftPd pd) {
+        pds.remove(pd);
+    }
+
+    void cqClosed(SoftCq cq) {
+        cqs.remove(cq);
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("device " + name + " is closed");
+        }
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (!pds.isEmpty() || !cqs.isEmpty()) {
+            throw new ResourceBusyException("device " + name + " still has " + pds.size() + " protection domain(s) and "
+                + cqs.size() + " completion queue(s); close them first");
+        }
+        closed = true;
+        transport.close();
+    }
+}

@@ -1,0 +1,116 @@
+package io.jroce.rnic.core;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.ResourceClosedException;
+
+/** A registered memory region over off-heap memory; its address is the memory's real address. */
+final class SoftMr implements MemoryRegion {
+    private final SoftPd pd;
+    private final ByteBuffer memory;
+    private final UnsafeBuffer view;
+    private final long address;
+    private final int length;
+    private final int access;
+    private int key;
+    private volatile boolean closed;
+
+    SoftMr(SoftPd pd, ByteBuffer memory, long address, int length, int access) {
+        this.pd = pd;
+        this.memory = memory;
+        this.address = address;
+        this.length = length;
+        this.access = access;
+        this.view = new UnsafeBuffer(address, length);
+    }
+
+    void key(int key) {
+        this.key = key;
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public long length() {
+        return length;
+    }
+
+    @Override
+    public int lkey() {
+        return key;
+    }
+
+    @Override
+    public int rkey() {
+        return key;
+    }
+
+    @Override
+    public int access() {
+        return access;
+    }
+
+    @Override
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    SoftPd pd() {
+        return pd;
+    }
+
+    /** The memory, indexed from 0 = {@link #address()}. */
+    UnsafeBuffer view() {
+        return view;
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        if (closed) {
+            throw new ResourceClosedException("memory region 0x" + Integer.toHexString(key) + " is deregistered");
+        }
+        return memory.duplicate().clear();
+    }
+
+    /**
+     * Offset of {@code [va, va+len)} in this region, or -1 when it does not lie wholly inside.
+     * Unsigned arithmetic: {@code va} and {@code len} may come from the wire.
+     */
+    long offsetOf(long va, long len) {
+        long off = va - address;
+        if (Long.compareUnsigned(off, length) > 0 || Long.compareUnsigned(len, length - off) > 0) {
+            return -1;
+        }
+        return off;
+    }
+
+    boolean allows(int flags) {
+        return (access & flags) == flags;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            pd.deregister(this);
+            closed = true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "mr{key=0x" + Integer.toHexString(key) + ", addr=0x" + Long.toHexString(address) + ", len=" + length
+            + ", access=" + AccessFlags.describe(access) + "}";
+    }
+}

@@ -1,0 +1,133 @@
+package io.jroce.rnic.core;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.agrona.BufferUtil;
+
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.ResourceLimitException;
+
+/** A protection domain: MRs and QPs of one PD may work together, across PDs they may not. */
+final class SoftPd implements ProtectionDomain {
+    private static final int PAGE = 4096;
+
+    private final SoftDevice device;
+    private final int handle;
+    private final AtomicInteger users = new AtomicInteger();
+    private volatile boolean closed;
+
+    SoftPd(SoftDevice device, int handle) {
+        this.device = device;
+        this.handle = handle;
+    }
+
+    int handle() {
+        return handle;
+    }
+
+    @Override
+    public RdmaDevice device() {
+        return device;
+    }
+
+    SoftDevice softDevice() {
+        return device;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(ByteBuffer buffer, int access) {
+        ensureOpen();
+        if (buffer == null || !buffer.isDirect()) {
+            throw new InvalidAttributeException("only direct (off-heap) ByteBuffers can be registered: the RNIC "
+                + "addresses memory by its real address, and a heap buffer can move");
+        }
+        checkAccess(access);
+        int length = buffer.remaining();
+        if (length == 0) {
+            throw new InvalidAttributeException("cannot register 0 bytes");
+        }
+        ByteBuffer slice = buffer.slice();
+        long address = BufferUtil.address(slice);
+        SoftMr mr = new SoftMr(this, slice, address, length, access);
+        mr.key(device.keys().allocate(mr));
+        users.incrementAndGet();
+        return mr;
+    }
+
+    @Override
+    public MemoryRegion allocateMemory(int length, int access) {
+        if (length <= 0) {
+            throw new InvalidAttributeException("allocation length must be positive, got " + length);
+        }
+        if (length > DeviceLimits.MAX_MR_SIZE - PAGE) {
+            throw new ResourceLimitException("allocation of " + length + " bytes exceeds max_mr_size");
+        }
+        return registerMemory(BufferUtil.allocateDirectAligned(align(length), PAGE).limit(length), access);
+    }
+
+    private static int align(int length) {
+        return (length + PAGE - 1) & -PAGE;
+    }
+
+    static void checkAccess(int access) {
+        if ((access & ~AccessFlags.ALL) != 0) {
+            throw new InvalidAttributeException("unknown access flag bits 0x" + Integer.toHexString(access & ~AccessFlags.ALL));
+        }
+        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && (access & AccessFlags.LOCAL_WRITE) == 0) {
+            // IBTA 10.6.3.1: remote write or atomic access requires local write access.
+            throw new InvalidAttributeException("REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE, got "
+                + AccessFlags.describe(access));
+        }
+    }
+
+    void deregister(SoftMr mr) {
+        // On the I/O thread: no packet can be using the region while its key disappears.
+        device.io().call(() -> {
+            device.keys().release(mr.lkey());
+            return null;
+        });
+        users.decrementAndGet();
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes init) {
+        ensureOpen();
+        SoftQp qp = device.createQp(this, init);
+        users.incrementAndGet();
+        return qp;
+    }
+
+    void qpDestroyed() {
+        users.decrementAndGet();
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("protection domain " + handle + " is deallocated");
+        }
+        device.ensureOpen();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        int n = users.get();
+        if (n > 0) {
+            throw new ResourceBusyException("protection domain " + handle + " still has " + n
+                + " memory region(s) or queue pair(s); close them first");
+        }
+        closed = true;
+        device.pdClosed(this);
+    }
+}

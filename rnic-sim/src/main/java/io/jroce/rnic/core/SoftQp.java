@@ -1,0 +1,386 @@
+package io.jroce.rnic.core;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.InvalidStateException;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttrMask;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueueFullException;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.ResourceLimitException;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WrOpcode;
+
+/**
+ * A queue pair: the verbs face (validation, posting, Modify QP) on application threads, and the
+ * attributes its requester and responder read on the I/O thread. Attribute changes are applied on
+ * the I/O thread, so the protocol never sees a half-modified QP.
+ */
+final class SoftQp implements QueuePair {
+    final SoftDevice device;
+    final SoftPd pd;
+    final int qpn;
+    final QpType type;
+    final SoftCq sendCq;
+    final SoftCq recvCq;
+    final boolean sqSigAll;
+    final int maxInline;
+    final WorkQueueRing<SendWqe> sq;
+    final WorkQueueRing<RecvWqe> rq;
+    final Requester requester;
+    final Responder responder;
+    private final Object sqLock = new Object();
+    private final Object rqLock = new Object();
+
+    volatile QpState state = QpState.RESET;
+    /** Set while the QP waits in the engine's run queue. */
+    final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean closed;
+
+    // Attributes (written on the I/O thread by modify, read there by the protocol).
+    int accessFlags;
+    int pkeyIndex;
+    int qkey;
+    AddressVector av;
+    final byte[] sgid = new byte[Gid.LENGTH];
+    final byte[] dgid = new byte[Gid.LENGTH];
+    Mtu pathMtu = Mtu.MTU_256;
+    int mtu = 256;
+    int timeout;
+    int retryCount;
+    int rnrRetry;
+    int rqPsn;
+    int sqPsn;
+    int maxRdAtomic;
+    int maxDestRdAtomic;
+    int minRnrTimer;
+    int destQpn;
+
+    SoftQp(SoftDevice device, SoftPd pd, int qpn, QpInitAttributes init) {
+        this.device = device;
+        this.pd = pd;
+        this.qpn = qpn;
+        this.type = init.type();
+        if (type != QpType.RC) {
+            throw new InvalidAttributeException(type + " queue pairs are not supported yet; RC is");
+        }
+        if (!(init.sendCq() instanceof SoftCq) || !(init.recvCq() instanceof SoftCq)) {
+            throw new InvalidAttributeException("send and receive CQs must be CQs of this device");
+        }
+        this.sendCq = (SoftCq) init.sendCq();
+        this.recvCq = (SoftCq) init.recvCq();
+        if (sendCq.device() != device || recvCq.device() != device) {
+            throw new InvalidAttributeException("send and receive CQs must belong to device " + device.name());
+        }
+        checkCap("max_send_wr", init.maxSendWr(), 1, DeviceLimits.MAX_QP_WR);
+        checkCap("max_recv_wr", init.maxRecvWr(), 1, DeviceLimits.MAX_QP_WR);
+        checkCap("max_send_sge", init.maxSendSge(), 0, DeviceLimits.MAX_SGE);
+        checkCap("max_recv_sge", init.maxRecvSge(), 0, DeviceLimits.MAX_SGE);
+        checkCap("max_inline_data", init.maxInlineData(), 0, DeviceLimits.MAX_INLINE_DATA);
+        this.sqSigAll = init.sqSigAll();
+        this.maxInline = init.maxInlineData();
+        int sendSge = Math.max(1, init.maxSendSge());
+        int recvSge = Math.max(1, init.maxRecvSge());
+        this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
+        this.rq = new WorkQueueRing<>(init.maxRecvWr(), () -> new RecvWqe(recvSge));
+        this.maxSendSge = init.maxSendSge();
+        this.maxRecvSge = init.maxRecvSge();
+        this.requester = new Requester(this);
+        this.responder = new Responder(this);
+    }
+
+    private final int maxSendSge;
+    private final int maxRecvSge;
+
+    private static void checkCap(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new ResourceLimitException(name + " must be " + min + ".." + max + ", got " + value);
+        }
+    }
+
+    @Override
+    public int qpNum() {
+        return qpn;
+    }
+
+    @Override
+    public QpType type() {
+        return type;
+    }
+
+    @Override
+    public QpState state() {
+        return state;
+    }
+
+    @Override
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    // ---------------------------------------------------------------- Modify QP
+
+    @Override
+    public synchronized void modify(QpAttributes attrs) {
+        ensureOpen();
+        QpState from = state;
+        QpState to = attrs.has(QpAttrMask.STATE) ? attrs.state() : from;
+        QpAttributeChecks.check(attrs, from, device.gids().size());
+        QpTransitions.check(type, from, to, attrs.mask());
+        device.io().call(() -> {
+            apply(attrs, to);
+            return null;
+        });
+    }
+
+    /** Applies a checked Modify QP on the I/O thread. */
+    private void apply(QpAttributes a, QpState to) {
+        if (a.has(QpAttrMask.ACCESS_FLAGS)) {
+            accessFlags = a.accessFlags();
+        }
+        if (a.has(QpAttrMask.PKEY_INDEX)) {
+            pkeyIndex = a.pkeyIndex();
+        }
+        if (a.has(QpAttrMask.QKEY)) {
+            qkey = a.qkey();
+        }
+        if (a.has(QpAttrMask.AV)) {
+            av = a.addressVector().copy();
+            device.gids().get(av.sgidIndex()).copyTo(sgid, 0);
+            av.destGid().copyTo(dgid, 0);
+        }
+        if (a.has(QpAttrMask.PATH_MTU)) {
+            // The QP runs at the smaller of the path MTU and the port's active MTU, as rxe does.
+            pathMtu = a.pathMtu().bytes() <= device.activeMtu().bytes() ? a.pathMtu() : device.activeMtu();
+            mtu = pathMtu.bytes();
+        }
+        if (a.has(QpAttrMask.TIMEOUT)) {
+            timeout = a.timeout();
+        }
+        if (a.has(QpAttrMask.RETRY_CNT)) {
+            retryCount = a.retryCount();
+        }
+        if (a.has(QpAttrMask.RNR_RETRY)) {
+            rnrRetry = a.rnrRetry();
+        }
+        if (a.has(QpAttrMask.MIN_RNR_TIMER)) {
+            minRnrTimer = a.minRnrTimer();
+        }
+        if (a.has(QpAttrMask.MAX_QP_RD_ATOMIC)) {
+            maxRdAtomic = a.maxRdAtomic();
+        }
+        if (a.has(QpAttrMask.MAX_DEST_RD_ATOMIC)) {
+            maxDestRdAtomic = a.maxDestRdAtomic();
+        }
+        if (a.has(QpAttrMask.DEST_QPN)) {
+            destQpn = a.destQpNum();
+        }
+        if (a.has(QpAttrMask.RQ_PSN)) {
+            rqPsn = a.rqPsn();
+            responder.reset(rqPsn);
+        }
+        if (a.has(QpAttrMask.SQ_PSN)) {
+            sqPsn = a.sqPsn();
+            requester.reset(sqPsn);
+        }
+        QpState from = state;
+        state = to;
+        if (to == QpState.RESET && from != QpState.RESET) {
+            synchronized (sqLock) {
+                sq.clear();
+            }
+            synchronized (rqLock) {
+                rq.clear();
+            }
+            requester.reset(0);
+            responder.reset(0);
+        } else if (to == QpState.ERR) {
+            flush();
+        } else if (to == QpState.RTS) {
+            device.engine().schedule(this);
+        }
+    }
+
+    @Override
+    public synchronized QpAttributes query() {
+        ensureOpen();
+        return device.io().call(() -> {
+            QpAttributes a = new QpAttributes().state(state).currentState(state).accessFlags(accessFlags)
+                .pkeyIndex(pkeyIndex).portNum(1).qkey(qkey).pathMtu(pathMtu).timeout(timeout)
+                .retryCount(retryCount).rnrRetry(rnrRetry).rqPsn(responder.expectedPsn()).sqPsn(requester.nextPsn())
+                .maxRdAtomic(maxRdAtomic).maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(minRnrTimer)
+                .destQpNum(destQpn);
+            if (av != null) {
+                a.addressVector(av.copy());
+            }
+            return a;
+        });
+    }
+
+    // ---------------------------------------------------------------- posting
+
+    @Override
+    public void postSend(SendWorkRequest wr) {
+        ensureOpen();
+        QpState s = state;
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
+            // IBTA 10.8.2: send work requests may be posted from RTS on (and in SQD, SQE, ERR).
+            throw new InvalidStateException("cannot post a send work request in state " + s + "; move the QP to RTS first");
+        }
+        WrOpcode op = wr.opcode();
+        if (op == null) {
+            throw new InvalidAttributeException("send work request has no opcode");
+        }
+        if (wr.numSge() > maxSendSge) {
+            throw new InvalidAttributeException("send work request has " + wr.numSge() + " SGEs, max_send_sge is " + maxSendSge);
+        }
+        boolean inline = (wr.sendFlags() & SendFlags.INLINE) != 0;
+        if (inline && (op == WrOpcode.RDMA_READ || op.isAtomic())) {
+            throw new InvalidAttributeException("IBV_SEND_INLINE is only for SEND and RDMA WRITE, not " + op);
+        }
+        long length = wr.totalLength();
+        if (length > DeviceLimits.MAX_MSG_SIZE) {
+            throw new InvalidAttributeException("message of " + length + " bytes exceeds max_msg_sz " + DeviceLimits.MAX_MSG_SIZE);
+        }
+        if (inline && length > maxInline) {
+            throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
+        }
+        if (op.isAtomic() && (wr.numSge() != 1 || length != 8)) {
+            // IBTA 9.4.5: atomics operate on exactly 8 bytes.
+            throw new InvalidAttributeException(op + " needs exactly one SGE of 8 bytes, got " + wr.numSge()
+                + " SGE(s) totalling " + length);
+        }
+        if (op.isAtomic() && (wr.remoteAddress() & 7) != 0) {
+            throw new InvalidAttributeException(op + " remote address 0x" + Long.toHexString(wr.remoteAddress())
+                + " is not 8-byte aligned");
+        }
+        synchronized (sqLock) {
+            SendWqe wqe = sq.claim();
+            if (wqe == null) {
+                throw new QueueFullException("send queue of QP 0x" + Integer.toHexString(qpn) + " is full ("
+                    + sq.capacity() + " work requests outstanding)");
+            }
+            int localAccess = op == WrOpcode.RDMA_READ || op.isAtomic() ? AccessFlags.LOCAL_WRITE : 0;
+            if (inline) {
+                loadInline(wqe, wr, (int) length);
+            } else {
+                wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), localAccess);
+            }
+            wqe.isInline = inline;
+            wqe.wrId = wr.wrId();
+            wqe.opcode = op;
+            wqe.signaled = sqSigAll || wr.isSignaled();
+            wqe.fence = (wr.sendFlags() & SendFlags.FENCE) != 0;
+            wqe.solicited = (wr.sendFlags() & SendFlags.SOLICITED) != 0;
+            wqe.length = length;
+            wqe.immData = wr.immData();
+            wqe.remoteAddress = wr.remoteAddress();
+            wqe.rkey = wr.rkey();
+            wqe.compareAdd = wr.compareAdd();
+            wqe.swap = wr.swap();
+            wqe.resetProgress();
+            sq.publish();
+        }
+        device.engine().schedule(this);
+    }
+
+    private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
+        // Inline data is copied now; the lkeys are not checked (IBV_SEND_INLINE semantics).
+        UnsafeBuffer dst = wqe.inlineView;
+        int pos = 0;
+        for (int i = 0; i < wr.numSge(); i++) {
+            var e = wr.sge(i);
+            int n = e.length();
+            if (n > 0) {
+                new UnsafeBuffer(e.address(), n).getBytes(0, dst, pos, n);
+            }
+            pos += n;
+        }
+        wqe.sg.clear();
+    }
+
+    @Override
+    public void postRecv(ReceiveWorkRequest wr) {
+        ensureOpen();
+        if (state == QpState.RESET) {
+            // IBTA 10.8.2: receive work requests may be posted from INIT on.
+            throw new InvalidStateException("cannot post a receive work request in state RESET; move the QP to INIT first");
+        }
+        if (wr.numSge() > maxRecvSge) {
+            throw new InvalidAttributeException("receive work request has " + wr.numSge() + " SGEs, max_recv_sge is " + maxRecvSge);
+        }
+        synchronized (rqLock) {
+            RecvWqe wqe = rq.claim();
+            if (wqe == null) {
+                throw new QueueFullException("receive queue of QP 0x" + Integer.toHexString(qpn) + " is full ("
+                    + rq.capacity() + " work requests outstanding)");
+            }
+            wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), AccessFlags.LOCAL_WRITE);
+            wqe.wrId = wr.wrId();
+            rq.publish();
+        }
+        if (state == QpState.ERR) {
+            device.engine().schedule(this);
+        }
+    }
+
+    // ---------------------------------------------------------------- I/O thread helpers
+
+    /** Completes every outstanding work request with WR_FLUSH_ERR (IBTA 10.3.1, Error state). */
+    void flush() {
+        requester.flush();
+        while (!rq.isEmpty()) {
+            RecvWqe r = rq.at(rq.head());
+            recvCq.push(r.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qpn, 0);
+            rq.pop();
+        }
+        responder.abort();
+    }
+
+    /** Moves to ERR from inside the protocol (a fatal completion or a NAK of class 2). */
+    void enterError() {
+        state = QpState.ERR;
+        flush();
+    }
+
+    boolean allows(int remoteAccess) {
+        return (accessFlags & remoteAccess) == remoteAccess;
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("queue pair 0x" + Integer.toHexString(qpn) + " is destroyed");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        device.destroyQp(this);
+        sendCq.detach();
+        recvCq.detach();
+        pd.qpDestroyed();
+    }
+
+    @Override
+    public String toString() {
+        return "qp{0x" + Integer.toHexString(qpn) + " " + type + " " + state + "}";
+    }
+}
