@@ -1,0 +1,123 @@
+package io.jroce.rnic;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.jroce.rnic.core.SoftDevice;
+import io.jroce.rnic.runtime.EventLoopIoContext;
+import io.jroce.rnic.runtime.FabricIoContext;
+import io.jroce.stack.fabric.FabricEndpoint;
+import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.udp.UdpTransport;
+import io.jroce.stack.udp.UdpTransportException;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.TransportException;
+
+/**
+ * Opens jroce devices: a software RNIC whose GIDs are the given IP addresses, on real UDP sockets
+ * ({@link Builder#open()}) or on a {@link SimulatedFabric} ({@link Builder#openOn}).
+ *
+ * <pre>{@code
+ * try (RdmaDevice dev = SoftRnic.builder().address("127.0.0.1").open()) { ... }
+ * }</pre>
+ */
+public final class SoftRnic {
+    /** How often the RNIC's timers are checked on a real clock. */
+    static final long TIMER_TICK_US = 500;
+
+    private SoftRnic() {
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private String name = "jroce0";
+        private final List<String> addresses = new ArrayList<>();
+        private int udpPort = AddressVector.ROCE_V2_PORT;
+        private Mtu activeMtu = Mtu.MTU_4096;
+
+        private Builder() {
+        }
+
+        /** Device name; default {@code jroce0}. */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /** A local IP address (literal): it becomes a GID and gets its own UDP socket. Repeatable. */
+        public Builder address(String ipLiteral) {
+            Gid.parse(ipLiteral); // fail early on a bad literal
+            addresses.add(ipLiteral);
+            return this;
+        }
+
+        /** The UDP port every socket binds; default 4791. */
+        public Builder udpPort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new InvalidAttributeException("UDP port must be 0..65535, got " + port);
+            }
+            this.udpPort = port;
+            return this;
+        }
+
+        /** The port's active MTU, the largest path MTU a QP may use; default 4096. */
+        public Builder activeMtu(Mtu mtu) {
+            this.activeMtu = mtu;
+            return this;
+        }
+
+        private List<Gid> gids() {
+            if (addresses.isEmpty()) {
+                throw new InvalidAttributeException("a device needs at least one address(...)");
+            }
+            List<Gid> gids = new ArrayList<>();
+            for (String a : addresses) {
+                gids.add(Gid.parse(a));
+            }
+            return gids;
+        }
+
+        /**
+         * Opens the device on UDP sockets (Netty epoll where available).
+         *
+         * @throws TransportException when a socket cannot be opened or bound (port in use, address not local)
+         */
+        public RdmaDevice open() {
+            List<Gid> gids = gids();
+            Counters counters = new Counters();
+            UdpTransport transport;
+            try {
+                transport = UdpTransport.builder().localAddresses(addresses).port(udpPort).counters(counters).build();
+            } catch (UdpTransportException e) {
+                throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
+                    + ": " + e.getMessage(), e);
+            }
+            EventLoopIoContext io = new EventLoopIoContext(transport.eventLoop());
+            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, transport, io, counters));
+            transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
+            return device;
+        }
+
+        /** Opens the device on a simulated fabric, driven by the thread that runs the fabric. */
+        public RdmaDevice openOn(SimulatedFabric fabric) {
+            List<Gid> gids = gids();
+            if (addresses.size() != 1) {
+                throw new InvalidAttributeException("a device on the simulated fabric has exactly one address");
+            }
+            Counters counters = new Counters();
+            FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);
+            SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters);
+            fabric.addTicker(device::onTimer);
+            return device;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.jroce.rnic;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.WorkCompletion;
+
+/** Two devices on a simulated fabric with one connected RC QP each, for tests. */
+final class FabricPair implements AutoCloseable {
+    static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+        | AccessFlags.REMOTE_ATOMIC;
+    final SimulatedFabric fabric = new SimulatedFabric();
+    final Side a;
+    final Side b;
+
+    static final class Side {
+        final RdmaDevice device;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final QueuePair qp;
+        final MemoryRegion mr;
+
+        Side(SimulatedFabric fabric, String name, String address, int mrSize) {
+            device = SoftRnic.builder().name(name).address(address).openOn(fabric);
+            pd = device.allocPd();
+            cq = device.createCq(1024);
+            qp = pd.createQp(new QpInitAttributes().cq(cq).maxSendWr(256).maxRecvWr(256).maxSendSge(4).maxRecvSge(4));
+            mr = pd.allocateMemory(mrSize, ACCESS);
+        }
+    }
+
+    FabricPair(Mtu mtu, int mrSize) {
+        a = new Side(fabric, "jroce0", "10.0.0.1", mrSize);
+        b = new Side(fabric, "jroce1", "10.0.0.2", mrSize);
+        connect(a, b, mtu, 0x100, 0x200);
+        connect(b, a, mtu, 0x200, 0x100);
+    }
+
+    private static void connect(Side self, Side peer, Mtu mtu, int sqPsn, int rqPsn) {
+        self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
+        self.qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(peer.qp.qpNum()).rqPsn(rqPsn)
+            .maxDestRdAtomic(16).minRnrTimer(12)
+            .addressVector(new AddressVector().destGid(peer.device.gids().get(0)).hopLimit(64)));
+        self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(7).rnrRetry(7)
+            .maxRdAtomic(16));
+    }
+
+    /** Runs the fabric until {@code n} completions are on {@code cq}, and returns them. */
+    List<WorkCompletion> await(CompletionQueue cq, int n) {
+        List<WorkCompletion> out = new ArrayList<>();
+        boolean ok = fabric.runUntil(() -> {
+            WorkCompletion wc = new WorkCompletion();
+            while (out.size() < n && cq.poll(wc)) {
+                out.add(wc);
+                wc = new WorkCompletion();
+            }
+            return out.size() >= n;
+        }, 60_000_000_000L);
+        if (!ok) {
+            throw new AssertionError("only " + out.size() + " of " + n + " completions within 60 s of virtual time: " + out
+                + " counters a=" + a.device.counters() + " b=" + b.device.counters());
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        for (Side s : new Side[] {a, b}) {
+            s.qp.close();
+            s.mr.close();
+            s.cq.close();
+            s.pd.close();
+            s.device.close();
+        }
+    }
+}

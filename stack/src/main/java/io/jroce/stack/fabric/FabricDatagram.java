@@ -1,0 +1,45 @@
+package io.jroce.stack.fabric;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/** One datagram in flight on the fabric: the RoCE packet with its ICRC, and its addressing. */
+public final class FabricDatagram {
+    final long sequence;
+    final long deliverAtNs;
+    final byte[] src;
+    final int srcPort;
+    final byte[] dst;
+    final int dstPort;
+    final UnsafeBuffer packet;
+
+    FabricDatagram(long sequence, long deliverAtNs, byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet) {
+        this.sequence = sequence;
+        this.deliverAtNs = deliverAtNs;
+        this.src = src;
+        this.srcPort = srcPort;
+        this.dst = dst;
+        this.dstPort = dstPort;
+        this.packet = new UnsafeBuffer(packet);
+    }
+
+    /** The packet, BTH to ICRC inclusive (tests may flip bits in it). */
+    public UnsafeBuffer packet() {
+        return packet;
+    }
+
+    public long sequence() {
+        return sequence;
+    }
+
+    public int opcode() {
+        return packet.getByte(0) & 0xFF;
+    }
+
+    public int psn() {
+        return packet.getInt(8, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFFFF;
+    }
+
+    public int destQp() {
+        return packet.getInt(4, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFFFF;
+    }
+}

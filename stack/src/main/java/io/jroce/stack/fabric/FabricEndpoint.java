@@ -1,0 +1,103 @@
+package io.jroce.stack.fabric;
+
+import java.nio.ByteOrder;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.jroce.stack.transport.RoceTransport;
+
+/**
+ * One device's attachment to a {@link SimulatedFabric}. It appends the ICRC on send and checks it
+ * exactly on receive (the fabric has no IP ID to hide), as the UDP transport does.
+ */
+public final class FabricEndpoint implements RoceTransport {
+    private final SimulatedFabric fabric;
+    private final byte[] address;
+    private final int port;
+    private final Counters counters;
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private RocePacketHandler handler;
+    private boolean closed;
+
+    FabricEndpoint(SimulatedFabric fabric, byte[] address, int port, Counters counters) {
+        this.fabric = fabric;
+        this.address = address;
+        this.port = port;
+        this.counters = counters;
+    }
+
+    public SimulatedFabric fabric() {
+        return fabric;
+    }
+
+    @Override
+    public void start(RocePacketHandler handler) {
+        this.handler = handler;
+    }
+
+    @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        if (closed) {
+            counters.increment(Counter.DROP_TX_FAILED);
+            return false;
+        }
+        byte[] bytes = new byte[length + IcrcCalculator.ICRC_LENGTH];
+        packet.getBytes(offset, bytes, 0, length);
+        UnsafeBuffer b = new UnsafeBuffer(bytes);
+        IcrcCalculator.writeIcrc(b, length, compute(srcAddress, port, dstAddress, dstPort, b, length));
+        fabric.transmit(srcAddress.clone(), port, dstAddress.clone(), dstPort, bytes);
+        return true;
+    }
+
+    void receive(FabricDatagram d) {
+        if (closed || handler == null) {
+            return;
+        }
+        UnsafeBuffer b = d.packet;
+        int length = b.capacity() - IcrcCalculator.ICRC_LENGTH;
+        if (length < IcrcCalculator.BTH_LENGTH) {
+            counters.increment(Counter.DROP_TRUNCATED);
+            return;
+        }
+        if (IcrcCalculator.readIcrc(b, length) != compute(d.src, d.srcPort, d.dst, d.dstPort, b, length)) {
+            counters.increment(Counter.DROP_BAD_ICRC);
+            return;
+        }
+        handler.onPacket(b, 0, length, d.src, d.srcPort, d.dst);
+    }
+
+    private int compute(byte[] src, int srcPort, byte[] dst, int dstPort, DirectBuffer b, int length) {
+        if (isV4Mapped(src) && isV4Mapped(dst)) {
+            return icrc.computeIpv4(ipv4(src), ipv4(dst), 0, IcrcCalculator.IPV4_FLAGS_DF, srcPort, dstPort, b, 0, length);
+        }
+        return icrc.computeIpv6(src, dst, srcPort, dstPort, b, 0, length);
+    }
+
+    private static boolean isV4Mapped(byte[] a) {
+        for (int i = 0; i < 10; i++) {
+            if (a[i] != 0) {
+                return false;
+            }
+        }
+        return a[10] == (byte) 0xff && a[11] == (byte) 0xff;
+    }
+
+    private static int ipv4(byte[] a) {
+        return new UnsafeBuffer(a).getInt(12, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void flush() {
+        // Datagrams are queued on the fabric as they are sent.
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

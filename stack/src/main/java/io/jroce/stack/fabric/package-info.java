@@ -1,0 +1,6 @@
+/**
+ * A deterministic, in-memory, single-threaded network on a virtual clock: the second
+ * implementation of {@link io.jroce.stack.transport.RoceTransport}, so that the RNIC runs on it
+ * unchanged and tests drive every protocol path without sockets or wall-clock time.
+ */
+package io.jroce.stack.fabric;
