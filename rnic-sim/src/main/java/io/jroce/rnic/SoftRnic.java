@@ -30,6 +30,11 @@ import io.jroce.verbs.TransportException;
 public final class SoftRnic {
     /** How often the RNIC's timers are checked on a real clock. */
     static final long TIMER_TICK_US = 500;
+    /**
+     * SO_RCVBUF/SO_SNDBUF asked for: a window of 128 packets of 4 KiB must fit, or the kernel drops
+     * them on loopback. The kernel caps it at net.core.rmem_max (docs/udp-transport.md).
+     */
+    static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
     private SoftRnic() {
     }
@@ -96,7 +101,8 @@ public final class SoftRnic {
             Counters counters = new Counters();
             UdpTransport transport;
             try {
-                transport = UdpTransport.builder().localAddresses(addresses).port(udpPort).counters(counters).build();
+                transport = UdpTransport.builder().localAddresses(addresses).port(udpPort).counters(counters)
+                    .socketBufferSize(SOCKET_BUFFER_BYTES).build();
             } catch (UdpTransportException e) {
                 throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
                     + ": " + e.getMessage(), e);

@@ -1,0 +1,54 @@
+package io.jroce.stack.wire;
+
+/**
+ * Encodes and decodes the AETH syndrome byte (IBTA Vol. 1 9.3, AETH syndrome):
+ * <pre>
+ *   7 6 5 4 3 2 1 0
+ *  +-+-+-+-+-+-+-+-+
+ *  |0| K |  Value  |   K (kind): 00 ACK, 01 RNR NAK, 10 reserved, 11 NAK
+ *  +-+-+-+-+-+-+-+-+
+ * </pre>
+ * Value is the credit count of an ACK, the RNR timer code of an RNR NAK, the {@link NakCode} of a NAK.
+ */
+public final class AethSyndrome {
+    public static final int KIND_MASK = 0x60;
+    public static final int KIND_SHIFT = 5;
+    public static final int VALUE_MASK = 0x1F;
+    /** Bit 7 is reserved and sent as 0. */
+    public static final int RESERVED_MASK = 0x80;
+
+    /**
+     * The credit count meaning "no end-to-end credits are being reported" (the invalid count, 11111b).
+     * rxe puts it in every ACK it sends, so its syndrome byte is always 0x1F.
+     */
+    public static final int NO_CREDIT_COUNT = 0x1F;
+
+    private AethSyndrome() {
+    }
+
+    public static AethKind kind(int syndrome) {
+        return AethKind.fromCode((syndrome & KIND_MASK) >>> KIND_SHIFT);
+    }
+
+    /** The low 5 bits: credit count, RNR timer code or NAK code, depending on the kind. */
+    public static int value(int syndrome) {
+        return syndrome & VALUE_MASK;
+    }
+
+    /** The NAK code of a NAK syndrome; null if it is not a NAK or the code is reserved. */
+    public static NakCode nakCode(int syndrome) {
+        return kind(syndrome) == AethKind.NAK ? NakCode.fromCode(value(syndrome)) : null;
+    }
+
+    public static int ack(int creditCount) {
+        return creditCount & VALUE_MASK;
+    }
+
+    public static int rnrNak(int rnrTimerCode) {
+        return (AethKind.RNR_NAK.code() << KIND_SHIFT) | (rnrTimerCode & VALUE_MASK);
+    }
+
+    public static int nak(NakCode code) {
+        return (AethKind.NAK.code() << KIND_SHIFT) | code.code();
+    }
+}

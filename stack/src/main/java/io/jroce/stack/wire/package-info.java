@@ -1,0 +1,6 @@
+/**
+ * The RoCEv2 wire format from the BTH onwards: one flyweight per IBTA transport header, the opcode
+ * table that says which headers each opcode carries, and 24-bit PSN arithmetic. Nothing here
+ * allocates per packet.
+ */
+package io.jroce.stack.wire;
