@@ -42,18 +42,22 @@ final class FabricPair implements AutoCloseable {
     }
 
     FabricPair(Mtu mtu, int mrSize) {
-        a = new Side(fabric, "jroce0", "10.0.0.1", mrSize);
-        b = new Side(fabric, "jroce1", "10.0.0.2", mrSize);
-        connect(a, b, mtu, 0x100, 0x200);
-        connect(b, a, mtu, 0x200, 0x100);
+        this(mtu, mrSize, 7, 7);
     }
 
-    private static void connect(Side self, Side peer, Mtu mtu, int sqPsn, int rqPsn) {
+    FabricPair(Mtu mtu, int mrSize, int retryCount, int rnrRetry) {
+        a = new Side(fabric, "jroce0", "10.0.0.1", mrSize);
+        b = new Side(fabric, "jroce1", "10.0.0.2", mrSize);
+        connect(a, b, mtu, 0x100, 0x200, retryCount, rnrRetry);
+        connect(b, a, mtu, 0x200, 0x100, retryCount, rnrRetry);
+    }
+
+    private static void connect(Side self, Side peer, Mtu mtu, int sqPsn, int rqPsn, int retryCount, int rnrRetry) {
         self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
         self.qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(peer.qp.qpNum()).rqPsn(rqPsn)
             .maxDestRdAtomic(16).minRnrTimer(12)
             .addressVector(new AddressVector().destGid(peer.device.gids().get(0)).hopLimit(64)));
-        self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(7).rnrRetry(7)
+        self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(retryCount).rnrRetry(rnrRetry)
             .maxRdAtomic(16));
     }
 
