@@ -228,6 +228,8 @@ final class Completer {
      */
     void fail(SendWqe w, WcStatus status) {
         WorkQueueRing<SendWqe> sq = qp.sq;
+        // The state changes first, so that whoever polls the error completion sees the QP in ERR.
+        qp.state = io.jroce.verbs.QpState.ERR;
         // Completions stay in order: earlier WQEs complete first, successfully only if they are done.
         while (w != null && !sq.isEmpty() && sq.at(sq.head()) != w) {
             complete(sq.at(sq.head()), isDone(sq.at(sq.head())) ? WcStatus.SUCCESS : WcStatus.WR_FLUSH_ERR);

@@ -36,6 +36,8 @@ final class Requester {
     int cursorPsn;
     int outstandingReadAtomic;
     int packetsSinceAckRequest;
+    /** The highest PSN ever transmitted: a packet at or below it is a retransmission. */
+    int highestSentPsn;
 
     // Retransmission state.
     long retryDeadlineNs;
@@ -55,6 +57,7 @@ final class Requester {
         ackedPsn = Psn.add(sqPsn, -1);
         cursor = qp.sq.head();
         cursorPsn = sqPsn;
+        highestSentPsn = Psn.add(sqPsn, -1);
         outstandingReadAtomic = 0;
         packetsSinceAckRequest = 0;
         timerArmed = false;
@@ -155,6 +158,7 @@ final class Requester {
                     p.bth().ackRequest(true);
                     p.reth().virtualAddress(w.remoteAddress + offset).rKey(w.rkey).dmaLength(w.length - offset);
                     out.send(qp);
+                    noteTransmitted(cursorPsn, w.lastPsn); // the request holds all its response PSNs
                     cursorPsn = Psn.next(w.lastPsn);
                     return true;
                 }
@@ -165,6 +169,7 @@ final class Requester {
                     p.atomicEth().virtualAddress(w.remoteAddress).rKey(w.rkey)
                         .swapAddData(cas ? w.swap : w.compareAdd).compareData(cas ? w.compareAdd : 0);
                     out.send(qp);
+                    noteTransmitted(cursorPsn, cursorPsn);
                     cursorPsn = Psn.next(cursorPsn);
                     return true;
                 }
@@ -173,6 +178,16 @@ final class Requester {
             cursorPsn = Psn.next(cursorPsn);
         }
         return true;
+    }
+
+    /** Counts a packet at {@code psn} as a retransmission when it was sent before; it used PSNs up to {@code lastPsn}. */
+    private void noteTransmitted(int psn, int lastPsn) {
+        if (Psn.compare(psn, highestSentPsn) <= 0) {
+            qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
+        }
+        if (Psn.compare(lastPsn, highestSentPsn) > 0) {
+            highestSentPsn = lastPsn;
+        }
     }
 
     /** One SEND or RDMA WRITE packet: FIRST/MIDDLE/LAST/ONLY by position (IBTA 9.7.4.1.2). */
@@ -203,6 +218,7 @@ final class Requester {
             }
         }
         out.send(qp);
+        noteTransmitted(cursorPsn, cursorPsn);
     }
 
     private static int sendOpcode(boolean first, boolean last, boolean imm) {
@@ -301,7 +317,6 @@ final class Requester {
             if (Psn.compare(psn, w.firstPsn) >= 0 && Psn.compare(psn, w.lastPsn) <= 0) {
                 cursor = i;
                 cursorPsn = psn;
-                qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
                 return;
             }
         }

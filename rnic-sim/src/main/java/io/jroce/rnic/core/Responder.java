@@ -111,9 +111,9 @@ final class Responder {
         RecvWqe r = qp.rq.at(qp.rq.head());
         int len = p.payloadLength();
         if (len > 0 && !r.sg.scatter(received, p.buffer(), p.payloadOffset(), len)) {
-            // The message is longer than the receive buffers (IBTA 9.7.5.2.4? C9-?): invalid request.
-            completeRecv(WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, false, 0);
-            error(psn, NakCode.INVALID_REQUEST, null);
+            // The message is longer than the receive buffers: the receive completes with a length
+            // error and the request is NAKed "invalid request" (IBTA 9.7.5.2.2).
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.LOC_LEN_ERR);
             return;
         }
         received += len;
@@ -313,6 +313,7 @@ final class Responder {
      * a receive WQE in use completes with {@code recvStatus} first.
      */
     private void error(int psn, NakCode code, WcStatus recvStatus) {
+        qp.state = io.jroce.verbs.QpState.ERR;
         if (haveRecvWqe && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }

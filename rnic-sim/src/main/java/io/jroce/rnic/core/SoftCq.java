@@ -133,7 +133,7 @@ final class SoftCq implements CompletionQueue {
         users.decrementAndGet();
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new ResourceClosedException("completion queue is destroyed");
         }

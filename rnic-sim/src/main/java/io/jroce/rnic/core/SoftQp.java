@@ -86,6 +86,8 @@ final class SoftQp implements QueuePair {
         if (sendCq.device() != device || recvCq.device() != device) {
             throw new InvalidAttributeException("send and receive CQs must belong to device " + device.name());
         }
+        sendCq.ensureOpen();
+        recvCq.ensureOpen();
         checkCap("max_send_wr", init.maxSendWr(), 1, DeviceLimits.MAX_QP_WR);
         checkCap("max_recv_wr", init.maxRecvWr(), 1, DeviceLimits.MAX_QP_WR);
         checkCap("max_send_sge", init.maxSendSge(), 0, DeviceLimits.MAX_SGE);

@@ -1,0 +1,99 @@
+package io.jroce.tools;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** Entry point of the {@code jroce} launcher: {@code jroce COMMAND [OPTIONS]}. */
+public final class Main {
+    /** slf4j-simple's level property: the command line shows warnings only, unless told otherwise. */
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        if (System.getProperty(LOG_LEVEL) == null) {
+            System.setProperty(LOG_LEVEL, "warn");
+        }
+        int status;
+        try {
+            status = run(args, System.out, System.err);
+        } catch (InterruptedException e) {
+            System.err.println("jroce: interrupted");
+            status = ExitStatus.FAILED;
+        } catch (RuntimeException e) {
+            System.out.flush();
+            System.err.println("jroce: internal error:");
+            e.printStackTrace();
+            status = ExitStatus.FAILED;
+        }
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** Runs one command line and returns its exit status; prints only to {@code out} and {@code err}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        if (args.length == 0) {
+            err.print(usage());
+            return ExitStatus.USAGE;
+        }
+        String name = args[0];
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        if (isHelp(name)) {
+            return help(rest, out, err);
+        }
+        Optional<Command> command = Commands.find(name);
+        if (command.isEmpty()) {
+            err.println("jroce: unknown command '" + name + "'");
+            err.print(usage());
+            return ExitStatus.USAGE;
+        }
+        Command c = command.get();
+        if (rest.contains("-h") || rest.contains("--help")) {
+            out.print(c.usage());
+            return ExitStatus.OK;
+        }
+        try {
+            return c.run(new ArgCursor(rest), out, err);
+        } catch (UsageException e) {
+            err.println("jroce " + c.name() + ": " + e.getMessage());
+            err.println(c.usage().lines().findFirst().orElse(""));
+            err.println("'jroce help " + c.name() + "' describes every option.");
+            return ExitStatus.USAGE;
+        }
+    }
+
+    private static int help(List<String> rest, PrintStream out, PrintStream err) {
+        if (rest.isEmpty()) {
+            out.print(usage());
+            return ExitStatus.OK;
+        }
+        Optional<Command> command = Commands.find(rest.get(0));
+        if (command.isEmpty()) {
+            err.println("jroce help: unknown command '" + rest.get(0) + "'");
+            err.print(usage());
+            return ExitStatus.USAGE;
+        }
+        out.print(command.get().usage());
+        return ExitStatus.OK;
+    }
+
+    private static boolean isHelp(String arg) {
+        return arg.equals("help") || arg.equals("-h") || arg.equals("--help");
+    }
+
+    /** The text of {@code jroce help}. */
+    public static String usage() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("usage: jroce <command> [options]\n\n");
+        sb.append("jroce is a software RDMA NIC in pure Java that speaks RoCEv2 (UDP port 4791).\n\n");
+        sb.append("commands:\n");
+        for (Command c : Commands.all()) {
+            sb.append(String.format("  %-10s %s%n", c.name(), c.summary()));
+        }
+        sb.append(String.format("  %-10s %s%n", "help", "this message; 'jroce help <command>' shows a command's options"));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,136 @@
+package io.jroce.tools.demo;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.tools.Closer;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+
+/**
+ * One side of the demo: an RNIC with a protection domain, two memory regions, a completion queue
+ * and one RC queue pair. {@link #localMr()} is only ever touched by this side (send source, READ
+ * sink, atomic result); {@link #remoteMr()} is open to the peer (receive buffer, WRITE and READ
+ * target, atomic target).
+ */
+final class Endpoint implements AutoCloseable {
+    /** The largest message of the demo. */
+    static final int MAX_MESSAGE = 1 << 20;
+    /** Bytes after each message that must stay untouched. */
+    static final int GUARD = 64;
+    /** Where the 8-byte atomic operand sits in both regions (8-byte aligned, past the guard). */
+    static final int ATOMIC_OFFSET = MAX_MESSAGE + 2048;
+    static final int REMOTE_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
+    private static final int REGION_LENGTH = MAX_MESSAGE + 4096;
+    private static final int QUEUE_DEPTH = 16;
+
+    private final Closer closer = new Closer();
+    private final String name;
+    private final String address;
+    private final int port;
+    private final int psn;
+    private final RdmaDevice device;
+    private final MemoryRegion localMr;
+    private final MemoryRegion remoteMr;
+    private final CompletionQueue cq;
+    private final QueuePair qp;
+
+    /** Opens the RNIC and creates every resource; on failure releases those already created. */
+    Endpoint(String name, String address, int port, int psn) {
+        this.name = name;
+        this.address = address;
+        this.port = port;
+        this.psn = psn;
+        try {
+            device = closer.register(SoftRnic.builder().name(name).address(address).udpPort(port).open());
+            ProtectionDomain pd = closer.register(device.allocPd());
+            localMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE));
+            remoteMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE | REMOTE_ACCESS));
+            cq = closer.register(device.createCq(2 * QUEUE_DEPTH));
+            qp = closer.register(pd.createQp(new QpInitAttributes().type(QpType.RC).cq(cq)
+                .maxSendWr(QUEUE_DEPTH).maxRecvWr(QUEUE_DEPTH)));
+        } catch (RuntimeException e) {
+            try {
+                closer.close();
+            } catch (RuntimeException c) {
+                e.addSuppressed(c);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Moves the QP RESET -> INIT -> RTR -> RTS towards {@code peer}, with the values an
+     * application learns from its peer out of band (QPN, PSN, GID) and ibv_rc_pingpong's timers.
+     */
+    void connect(Endpoint peer, Mtu pathMtu, int rdAtomic) {
+        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(REMOTE_ACCESS));
+        qp.modify(new QpAttributes().state(QpState.RTR)
+            .pathMtu(pathMtu)
+            .addressVector(new AddressVector().destGid(peer.gid()).sgidIndex(0).udpPort(peer.port))
+            .destQpNum(peer.qp.qpNum())
+            .rqPsn(peer.psn)
+            .maxDestRdAtomic(rdAtomic)
+            .minRnrTimer(12));
+        qp.modify(new QpAttributes().state(QpState.RTS)
+            .sqPsn(psn)
+            .timeout(14)
+            .retryCount(7)
+            .rnrRetry(7)
+            .maxRdAtomic(rdAtomic));
+    }
+
+    String name() {
+        return name;
+    }
+
+    String address() {
+        return address;
+    }
+
+    int port() {
+        return port;
+    }
+
+    int psn() {
+        return psn;
+    }
+
+    Gid gid() {
+        return device.gids().get(0);
+    }
+
+    RdmaDevice device() {
+        return device;
+    }
+
+    MemoryRegion localMr() {
+        return localMr;
+    }
+
+    MemoryRegion remoteMr() {
+        return remoteMr;
+    }
+
+    CompletionQueue cq() {
+        return cq;
+    }
+
+    QueuePair qp() {
+        return qp;
+    }
+
+    @Override
+    public void close() {
+        closer.close();
+    }
+}

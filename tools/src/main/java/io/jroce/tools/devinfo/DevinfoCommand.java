@@ -1,0 +1,50 @@
+package io.jroce.tools.devinfo;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.tools.ArgCursor;
+import io.jroce.tools.Command;
+import io.jroce.tools.ExitStatus;
+import io.jroce.tools.UsageException;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.TransportException;
+import io.jroce.verbs.VerbsException;
+import java.io.PrintStream;
+
+/** {@code jroce devinfo}: see {@link DevinfoOptions#USAGE}. */
+public final class DevinfoCommand implements Command {
+    @Override
+    public String name() {
+        return "devinfo";
+    }
+
+    @Override
+    public String summary() {
+        return "open a jroce device and print it as ibv_devinfo prints an RDMA device";
+    }
+
+    @Override
+    public String usage() {
+        return DevinfoOptions.USAGE;
+    }
+
+    @Override
+    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException {
+        DevinfoOptions options = DevinfoOptions.parse(args);
+        SoftRnic.Builder builder = SoftRnic.builder().name(options.name()).udpPort(options.port());
+        options.addresses().forEach(builder::address);
+        try (RdmaDevice device = builder.open()) {
+            out.print(DevinfoPrinter.format(device.name(), device.queryDevice(), device.queryPort(), device.gids(),
+                device.counters(), options.verbose()));
+            return ExitStatus.OK;
+        } catch (TransportException e) {
+            err.printf("jroce devinfo: error: cannot open %s on %s, UDP port %d: %s%n", options.name(),
+                String.join(", ", options.addresses()), options.port(), e.getMessage());
+            err.printf("jroce devinfo: another jroce, or the kernel's rxe, may hold UDP port %d; choose another with --port%n",
+                options.port());
+            return ExitStatus.FAILED;
+        } catch (VerbsException e) {
+            err.println("jroce devinfo: error: " + e);
+            return ExitStatus.FAILED;
+        }
+    }
+}

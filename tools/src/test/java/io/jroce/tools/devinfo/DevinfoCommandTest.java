@@ -1,0 +1,37 @@
+package io.jroce.tools.devinfo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jroce.tools.CommandRunner;
+import io.jroce.tools.ExitStatus;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+class DevinfoCommandTest {
+    @Test
+    void printsARealDevice() throws Exception {
+        CommandRunner r = CommandRunner.run("devinfo", "-v", "-d", "jroce7", "--bind", "127.0.0.1", "--bind", "127.0.0.3",
+            "--port", "24795");
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        assertTrue(r.out().startsWith("hca_id:\tjroce7\n"), r.transcript());
+        assertTrue(r.out().contains("\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"), r.transcript());
+        assertTrue(r.out().contains("\t\t\tlink_layer:\t\tEthernet\n"), r.transcript());
+        assertTrue(r.out().contains("GID[  0]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0001\n"), r.transcript());
+        assertTrue(r.out().contains("GID[  1]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0003\n"), r.transcript());
+        assertTrue(r.out().contains("\t\tsent_pkts:\t\t\t0\n"), r.transcript());
+    }
+
+    @Test
+    void saysClearlyWhenThePortIsTaken() throws Exception {
+        try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 24796))) {
+            CommandRunner r = CommandRunner.run("devinfo", "--port", Integer.toString(holder.getLocalPort()));
+            assertEquals(ExitStatus.FAILED, r.status(), r.transcript());
+            assertTrue(r.err().startsWith("jroce devinfo: error: cannot open jroce0 on 127.0.0.1, UDP port 24796: "),
+                r.transcript());
+            assertTrue(r.err().contains("choose another with --port"), r.transcript());
+        }
+    }
+}
