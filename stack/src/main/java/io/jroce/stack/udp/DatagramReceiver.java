@@ -1,0 +1,114 @@
+package io.jroce.stack.udp;
+
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.icrc.Ipv4IdRecovery;
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.socket.DatagramPacket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The receive path of a {@link UdpTransport}, on its event loop: checks the length, verifies the
+ * ICRC against the IP/UDP header the datagram arrived with, and hands the packet without its
+ * ICRC to the RNIC. Every rejected datagram is counted; nothing here throws.
+ */
+final class DatagramReceiver {
+    private static final Logger LOG = LoggerFactory.getLogger(DatagramReceiver.class);
+    static final int MIN_DATAGRAM = IcrcCalculator.BTH_LENGTH + IcrcCalculator.ICRC_LENGTH;
+
+    private final Counters counters;
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final Ipv4IdRecovery idRecovery = new Ipv4IdRecovery();
+    private final SourceAddressCache sources = new SourceAddressCache();
+    private final UnsafeBuffer view = new UnsafeBuffer();
+    private final byte[] srcScratch = new byte[16];
+    private final byte[] dstScratch = new byte[16];
+    private final AtomicLong ipv4IdRecoveries = new AtomicLong();
+    private byte[] copyScratch;
+    private RocePacketHandler handler;
+
+    DatagramReceiver(Counters counters) {
+        this.counters = counters;
+    }
+
+    void handler(RocePacketHandler handler) {
+        this.handler = handler;
+    }
+
+    long ipv4IdRecoveries() {
+        return ipv4IdRecoveries.get();
+    }
+
+    /** Counts and logs an exception caught on the event loop that is not a socket error. */
+    void internalError(String what, Throwable cause) {
+        counters.increment(Counter.DROP_INTERNAL_ERROR);
+        LOG.debug("{}", what, cause);
+    }
+
+    /** Handles one datagram; the caller releases it and catches what the RNIC's handler throws. */
+    void receive(LocalEndpoint local, DatagramPacket datagram) {
+        ByteBuf content = datagram.content();
+        int length = content.readableBytes();
+        if (length < MIN_DATAGRAM) {
+            counters.increment(Counter.DROP_TRUNCATED);
+            return;
+        }
+        InetSocketAddress sender = datagram.sender();
+        RocePacketHandler h = handler;
+        if (sender == null || h == null) {
+            internalError("datagram without sender or before start() on " + local, null);
+            return;
+        }
+        int roceLength = length - IcrcCalculator.ICRC_LENGTH;
+        int start = content.readerIndex();
+        int received = content.getIntLE(start + roceLength);
+        wrap(content, start, roceLength);
+
+        byte[] src16 = sources.lookup(sender.getAddress());
+        int srcPort = sender.getPort();
+        if (local.ipv4) {
+            if (!Addresses.isIpv4Mapped(src16)) {
+                counters.increment(Counter.DROP_WRONG_ADDRESS);
+                return;
+            }
+            int computed = icrc.computeIpv4(Addresses.ipv4(src16), local.ipv4Int, 0, IcrcCalculator.IPV4_FLAGS_DF,
+                srcPort, local.port, view, 0, roceLength);
+            if (computed != received) {
+                if (idRecovery.recoverId(computed ^ received, roceLength) == Ipv4IdRecovery.NOT_FOUND) {
+                    counters.increment(Counter.DROP_BAD_ICRC);
+                    return;
+                }
+                ipv4IdRecoveries.incrementAndGet();
+            }
+        } else if (icrc.computeIpv6(src16, local.address16, srcPort, local.port, view, 0, roceLength) != received) {
+            counters.increment(Counter.DROP_BAD_ICRC);
+            return;
+        }
+
+        System.arraycopy(src16, 0, srcScratch, 0, 16);
+        System.arraycopy(local.address16, 0, dstScratch, 0, 16);
+        h.onPacket(view, 0, roceLength, srcScratch, srcPort, dstScratch);
+    }
+
+    /** Points {@link #view} at the datagram's bytes without copying when it has one NIO view. */
+    private void wrap(ByteBuf content, int start, int length) {
+        if (content.nioBufferCount() == 1) {
+            ByteBuffer nio = content.internalNioBuffer(start, length);
+            view.wrap(nio, nio.position(), length);
+            return;
+        }
+        byte[] copy = copyScratch;
+        if (copy == null || copy.length < length) {
+            copyScratch = copy = new byte[Math.max(length, 2048)];
+        }
+        content.getBytes(start, copy, 0, length);
+        view.wrap(copy, 0, length);
+    }
+}

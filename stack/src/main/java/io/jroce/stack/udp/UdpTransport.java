@@ -1,0 +1,524 @@
+package io.jroce.stack.udp;
+
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.jroce.stack.transport.RoceTransport;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramChannelConfig;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.InternetProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.unix.IntegerUnixChannelOption;
+import io.netty.util.NetUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RoCEv2 over UDP: one socket per local IP address, all on one single-threaded Netty
+ * {@link EventLoop} that the RNIC shares ({@link #eventLoop()}).
+ *
+ * <p><b>Threading.</b> Received packets reach the {@link RocePacketHandler} on the event loop;
+ * {@link #send} and {@link #flush} must be called on it; the RNIC schedules its timers and
+ * wake-ups on it ({@code eventLoop().schedule(...)}, {@code eventLoop().execute(...)}), so its
+ * state needs no locks. Packets sent while handling a batch of received ones are flushed when the
+ * batch ends even if the RNIC does not call {@link #flush}.
+ *
+ * <p><b>What the kernel must do for rxe interop</b> (RXE-LAB-FACTS.md §2), with native epoll:
+ * IPv4 sockets set IP_MTU_DISCOVER to IP_PMTUDISC_DO, so Linux sends IP ID 0 with DF and the ICRC
+ * computed for that header holds on the wire (and oversized datagrams fail instead of being
+ * fragmented); IPv6 sockets set UDP_NO_CHECK6_RX, so the kernel delivers rxe's zero-checksum
+ * packets. With the NIO fallback ({@link IoMode#NIO}) neither is possible: see there.
+ *
+ * <p><b>Send:</b> the packet (BTH to pad) is copied into a pooled direct buffer and the ICRC is
+ * appended for the header the kernel will write: IPv4 with ID 0 and DF, or IPv6; the UDP source
+ * port is the socket's. <b>Receive:</b> the ICRC is verified for the header the datagram came
+ * with, exactly for IPv6; for IPv4 first exactly for ID 0 with DF, else through
+ * {@link io.jroce.stack.icrc.Ipv4IdRecovery}. Drops are counted ({@link Counter#DROP_TRUNCATED},
+ * {@link Counter#DROP_BAD_ICRC}, {@link Counter#DROP_TX_FAILED}, {@link Counter#DROP_NO_ROUTE}, and
+ * {@link Counter#DROP_INTERNAL_ERROR} for a packet whose handler threw);
+ * sent and received packets are counted by the RNIC.
+ */
+public final class UdpTransport implements RoceTransport {
+    private static final Logger LOG = LoggerFactory.getLogger(UdpTransport.class);
+
+    /** The RoCEv2 UDP destination port (IBTA Vol. 1 Annex A17, RoCEv2). */
+    public static final int ROCE_V2_PORT = 4791;
+    /**
+     * Largest datagram received whole by default: a 4096-byte payload (the largest RoCE path MTU)
+     * plus the longest header chain and ICRC, with room to spare. A longer one arrives truncated
+     * and fails its ICRC.
+     */
+    public static final int DEFAULT_MAX_DATAGRAM_SIZE = 4096 + 256;
+    /** Datagrams read per recvmmsg call with epoll. */
+    public static final int DEFAULT_RECEIVE_BATCH = 8;
+    /** Bytes queued per socket for sending before {@link #send} refuses packets. */
+    public static final int DEFAULT_SEND_QUEUE_BYTES = 4 << 20;
+
+    /** setsockopt(IPPROTO_IP = 0, IP_MTU_DISCOVER = 10): linux/in.h. */
+    static final IntegerUnixChannelOption IP_MTU_DISCOVER = new IntegerUnixChannelOption("IP_MTU_DISCOVER", 0, 10);
+    static final int IP_PMTUDISC_DO = 2;
+    /** setsockopt(SOL_UDP = 17, UDP_NO_CHECK6_RX = 102): linux/udp.h. */
+    static final IntegerUnixChannelOption UDP_NO_CHECK6_RX = new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17, 102);
+    private static final long CLOSE_TIMEOUT_SECONDS = 10;
+
+    private final IoMode ioMode;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final Counters counters;
+    private final LocalEndpoint[] endpoints;
+    private final int port;
+    private final DatagramReceiver receiver;
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final UnsafeBuffer txView = new UnsafeBuffer();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private boolean started;
+
+    private UdpTransport(Builder b) {
+        this.ioMode = resolve(b.ioMode);
+        this.counters = b.counters != null ? b.counters : new Counters();
+        this.receiver = new DatagramReceiver(counters);
+        this.endpoints = new LocalEndpoint[b.addresses.size()];
+        for (int i = 0; i < endpoints.length; i++) {
+            endpoints[i] = new LocalEndpoint(b.addresses.get(i));
+        }
+        ThreadFactory threads = new DefaultThreadFactory("jroce-udp", true);
+        this.group = ioMode == IoMode.EPOLL ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
+        this.loop = group.next();
+        int boundPort = b.port;
+        try {
+            for (LocalEndpoint ep : endpoints) {
+                bind(ep, boundPort, b);
+                boundPort = ep.port; // with port 0, the first socket picks the port and the others follow
+            }
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).awaitUninterruptibly();
+            throw e;
+        }
+        this.port = boundPort;
+        LOG.info("UDP transport ({}) bound to {}", ioMode, Arrays.toString(endpoints));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The one thread everything runs on: packets are delivered on it, {@link #send} and
+     * {@link #flush} must be called on it, and the RNIC runs its timers and work on it.
+     */
+    public EventLoop eventLoop() {
+        return loop;
+    }
+
+    /** The Netty transport in use: {@link IoMode#EPOLL} or {@link IoMode#NIO}. */
+    public IoMode ioMode() {
+        return ioMode;
+    }
+
+    /** The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured). */
+    public int port() {
+        return port;
+    }
+
+    /** The bound sockets, in configuration order. */
+    public List<InetSocketAddress> localAddresses() {
+        List<InetSocketAddress> list = new ArrayList<>(endpoints.length);
+        for (LocalEndpoint ep : endpoints) {
+            list.add(ep.socketAddress());
+        }
+        return List.copyOf(list);
+    }
+
+    public Counters counters() {
+        return counters;
+    }
+
+    /** The sockets, in configuration order; for tests. */
+    List<DatagramChannel> channels() {
+        List<DatagramChannel> list = new ArrayList<>(endpoints.length);
+        for (LocalEndpoint ep : endpoints) {
+            list.add(ep.channel);
+        }
+        return list;
+    }
+
+    /**
+     * IPv4 packets accepted only through ID recovery: their ICRC was computed over a nonzero IP ID
+     * or a clear DF, as Linux rxe computes it over the ID it sends. Packets from Java senders,
+     * jroce included, never need it: a Java sender cannot know the ID the kernel writes, so it
+     * computes the ICRC for ID 0 with DF, which is what the receiver checks first.
+     */
+    public long ipv4IdRecoveries() {
+        return receiver.ipv4IdRecoveries();
+    }
+
+    /** Starts reading: until then received datagrams wait in the sockets' buffers. */
+    @Override
+    public void start(RocePacketHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (closed.get()) {
+            throw new IllegalStateException("the UDP transport is closed");
+        }
+        runOnLoop(() -> {
+            if (closed.get()) {
+                throw new IllegalStateException("the UDP transport is closed");
+            }
+            if (started) {
+                throw new IllegalStateException("start() was already called");
+            }
+            started = true;
+            receiver.handler(handler);
+            for (LocalEndpoint ep : endpoints) {
+                ep.channel.config().setAutoRead(true);
+            }
+        });
+    }
+
+    /**
+     * Queues one packet; {@link #flush} sends. Returns false, counted, when {@code srcAddress} is
+     * not one of ours or the destination is of the other address family ({@link Counter#DROP_NO_ROUTE}),
+     * or when the length is impossible or the socket's send queue is full ({@link Counter#DROP_TX_FAILED}).
+     * A write the kernel refuses later (e.g. EMSGSIZE above the path MTU) is counted as
+     * {@link Counter#DROP_TX_FAILED} when it happens.
+     */
+    @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        checkInEventLoop();
+        LocalEndpoint ep = endpoint(srcAddress);
+        InetSocketAddress recipient = ep == null ? null : ep.destinations.get(dstAddress, dstPort);
+        if (recipient == null) {
+            counters.increment(Counter.DROP_NO_ROUTE); // not our address, or mixed address families
+            return false;
+        }
+        int max = ep.ipv4 ? IcrcCalculator.MAX_IPV4_ROCE_LENGTH : IcrcCalculator.MAX_IPV6_ROCE_LENGTH;
+        DatagramChannel ch = ep.channel;
+        if (length < IcrcCalculator.BTH_LENGTH || length > max || !ch.isWritable()) {
+            counters.increment(Counter.DROP_TX_FAILED); // malformed, or the socket's queue is full or closed
+            return false;
+        }
+        ByteBuf out = ch.alloc().directBuffer(length + IcrcCalculator.ICRC_LENGTH);
+        try {
+            ByteBuffer nio = out.internalNioBuffer(0, length);
+            packet.getBytes(offset, nio, nio.position(), length);
+            txView.wrap(nio, nio.position(), length);
+            int crc = ep.ipv4
+                ? icrc.computeIpv4(ep.ipv4Int, Addresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF,
+                    ep.port, dstPort, txView, 0, length)
+                : icrc.computeIpv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length);
+            out.writerIndex(length);
+            out.writeIntLE(crc);
+            ch.write(new DatagramPacket(out, recipient), ch.voidPromise());
+            out = null; // Netty owns it now
+            ep.flushPending = true;
+            return true;
+        } catch (RuntimeException e) {
+            counters.increment(Counter.DROP_TX_FAILED);
+            LOG.debug("send from {} failed", ep, e);
+            return false;
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+        }
+    }
+
+    @Override
+    public void flush() {
+        checkInEventLoop();
+        flushPending();
+    }
+
+    private void flushPending() {
+        for (LocalEndpoint ep : endpoints) {
+            if (ep.flushPending) {
+                ep.flushPending = false;
+                ep.channel.flush();
+            }
+        }
+    }
+
+    /**
+     * Closes the sockets and shuts the event loop down, waiting for it to end unless called on it.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        boolean onLoop = loop.inEventLoop();
+        for (LocalEndpoint ep : endpoints) {
+            if (ep.channel != null) {
+                Future<Void> f = ep.channel.close();
+                if (!onLoop) {
+                    f.awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }
+            }
+        }
+        Future<?> terminated = group.shutdownGracefully(0, CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (!onLoop && !terminated.awaitUninterruptibly(2 * CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            LOG.warn("UDP transport event loop did not terminate within {} s", 2 * CLOSE_TIMEOUT_SECONDS);
+        }
+    }
+
+    private LocalEndpoint endpoint(byte[] address16) {
+        for (LocalEndpoint ep : endpoints) {
+            if (Arrays.equals(ep.address16, address16)) {
+                return ep;
+            }
+        }
+        return null;
+    }
+
+    private void checkInEventLoop() {
+        if (!loop.inEventLoop()) {
+            throw new IllegalStateException("call UdpTransport.send/flush on its eventLoop(), not on "
+                + Thread.currentThread().getName());
+        }
+    }
+
+    private void runOnLoop(Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.submit(task).syncUninterruptibly();
+        }
+    }
+
+    private void bind(LocalEndpoint ep, int bindPort, Builder b) {
+        String where = Addresses.describe(ep.address, bindPort);
+        InternetProtocolFamily family = ep.ipv4 ? InternetProtocolFamily.IPv4 : InternetProtocolFamily.IPv6;
+        DatagramChannel ch;
+        try {
+            ch = ioMode == IoMode.EPOLL ? new EpollDatagramChannel(family) : new NioDatagramChannel(family);
+        } catch (RuntimeException e) {
+            throw new UdpTransportException("cannot open a UDP socket for " + where + ": " + e.getMessage(), e);
+        }
+        try {
+            configure(ch, ep, b, where);
+            ch.pipeline().addLast(new EndpointHandler(ep, receiver, counters, this::flushPending));
+            loop.register(ch).syncUninterruptibly();
+            ch.bind(new InetSocketAddress(ep.address, bindPort)).syncUninterruptibly();
+        } catch (Exception e) { // sync() rethrows the checked BindException without declaring it
+            ch.close();
+            if (e instanceof UdpTransportException u) {
+                throw u;
+            }
+            throw new UdpTransportException("cannot bind a UDP socket to " + where + ": " + e.getMessage(), e);
+        }
+        ep.channel = ch;
+        ep.port = ch.localAddress().getPort();
+    }
+
+    private void configure(DatagramChannel ch, LocalEndpoint ep, Builder b, String where) {
+        DatagramChannelConfig config = ch.config();
+        config.setAutoRead(false);
+        boolean batched = ch instanceof EpollDatagramChannel && b.receiveBatch > 1;
+        config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(
+            batched ? b.maxDatagramSize * b.receiveBatch : b.maxDatagramSize));
+        config.setWriteBufferWaterMark(new WriteBufferWaterMark(b.sendQueueBytes / 2, b.sendQueueBytes));
+        if (b.socketBufferSize > 0) {
+            config.setReceiveBufferSize(b.socketBufferSize);
+            config.setSendBufferSize(b.socketBufferSize);
+        }
+        if (ch instanceof EpollDatagramChannel epoll) {
+            if (batched) {
+                epoll.config().setMaxDatagramPayloadSize(b.maxDatagramSize); // recvmmsg into slots of this size
+            }
+            if (ep.ipv4) {
+                setIntOption(ch, IP_MTU_DISCOVER, IP_PMTUDISC_DO, where);
+            } else {
+                setIntOption(ch, UDP_NO_CHECK6_RX, 1, where);
+            }
+        }
+    }
+
+    private static void setIntOption(DatagramChannel ch, ChannelOption<Integer> option, int value, String where) {
+        try {
+            if (ch.config().setOption(option, value) && ch.config().getOption(option) == value) {
+                return;
+            }
+        } catch (RuntimeException e) {
+            throw new UdpTransportException("cannot set " + option.name() + "=" + value + " on the socket for "
+                + where + ": " + e.getMessage(), e);
+        }
+        throw new UdpTransportException("cannot set " + option.name() + "=" + value + " on the socket for " + where);
+    }
+
+    private static IoMode resolve(IoMode requested) {
+        switch (requested) {
+            case EPOLL -> {
+                if (!Epoll.isAvailable()) {
+                    throw new UdpTransportException("native epoll was requested but is unavailable: "
+                        + Epoll.unavailabilityCause(), Epoll.unavailabilityCause());
+                }
+                return IoMode.EPOLL;
+            }
+            case NIO -> {
+                LOG.info("UDP transport on NIO as configured: {}", NIO_LIMITS);
+                return IoMode.NIO;
+            }
+            default -> {
+                if (Epoll.isAvailable()) {
+                    return IoMode.EPOLL;
+                }
+                LOG.warn("native epoll unavailable ({}); UDP transport falls back to NIO: {}",
+                    Epoll.unavailabilityCause(), NIO_LIMITS);
+                return IoMode.NIO;
+            }
+        }
+    }
+
+    private static final String NIO_LIMITS = "IP_MTU_DISCOVER and UDP_NO_CHECK6_RX cannot be set, so IPv4 packets"
+        + " leave with a kernel-chosen IP ID that their ICRC does not match (Linux rxe drops them, jroce does not"
+        + " see the ID) and the kernel drops rxe's zero-checksum IPv6 packets";
+
+    /** Configuration of a {@link UdpTransport}; {@link #build()} opens and binds the sockets. */
+    public static final class Builder {
+        private final List<InetAddress> addresses = new ArrayList<>();
+        private int port = ROCE_V2_PORT;
+        private IoMode ioMode = IoMode.AUTO;
+        private Counters counters;
+        private int maxDatagramSize = DEFAULT_MAX_DATAGRAM_SIZE;
+        private int receiveBatch = DEFAULT_RECEIVE_BATCH;
+        private int socketBufferSize;
+        private int sendQueueBytes = DEFAULT_SEND_QUEUE_BYTES;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds a local address to bind: an IPv4 or IPv6 literal ("192.0.2.1", "2001:db8::1",
+         * "fe80::1%eth0"); not a host name, not a wildcard, not multicast.
+         */
+        public Builder localAddress(String ipLiteral) {
+            Objects.requireNonNull(ipLiteral, "ipLiteral");
+            String bare = ipLiteral.startsWith("[") && ipLiteral.endsWith("]")
+                ? ipLiteral.substring(1, ipLiteral.length() - 1) : ipLiteral;
+            if (!NetUtil.isValidIpV4Address(bare) && !NetUtil.isValidIpV6Address(bare)) {
+                throw new IllegalArgumentException("not an IP address literal: " + ipLiteral);
+            }
+            InetAddress address;
+            try {
+                address = InetAddress.getByName(bare);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("unusable IP address " + ipLiteral + ": " + e.getMessage(), e);
+            }
+            if (address.isAnyLocalAddress() || address.isMulticastAddress()) {
+                throw new IllegalArgumentException("a local address must be a unicast address of this host, not "
+                    + ipLiteral + " (the transport needs to know which address a packet arrived on)");
+            }
+            for (InetAddress a : addresses) {
+                if (Arrays.equals(a.getAddress(), address.getAddress())) {
+                    throw new IllegalArgumentException("local address given twice: " + ipLiteral);
+                }
+            }
+            addresses.add(address);
+            return this;
+        }
+
+        public Builder localAddresses(Collection<String> ipLiterals) {
+            ipLiterals.forEach(this::localAddress);
+            return this;
+        }
+
+        /**
+         * The UDP port of every socket: {@value #ROCE_V2_PORT} by default. With 0 the kernel chooses
+         * one for the first address and the other addresses bind the same port.
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 0xFFFF) {
+                throw new IllegalArgumentException("UDP port out of range: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        public Builder ioMode(IoMode ioMode) {
+            this.ioMode = Objects.requireNonNull(ioMode, "ioMode");
+            return this;
+        }
+
+        /** Where drops are counted; usually the RNIC's own counters. A new set by default. */
+        public Builder counters(Counters counters) {
+            this.counters = Objects.requireNonNull(counters, "counters");
+            return this;
+        }
+
+        /** Largest datagram received whole; {@value #DEFAULT_MAX_DATAGRAM_SIZE} by default. */
+        public Builder maxDatagramSize(int bytes) {
+            if (bytes < DatagramReceiver.MIN_DATAGRAM || bytes > 0xFFFF) {
+                throw new IllegalArgumentException("max datagram size out of range: " + bytes);
+            }
+            this.maxDatagramSize = bytes;
+            return this;
+        }
+
+        /** Datagrams per recvmmsg (epoll only); 1 reads one per system call. */
+        public Builder receiveBatch(int datagrams) {
+            if (datagrams < 1 || datagrams > 64) {
+                throw new IllegalArgumentException("receive batch must be 1..64: " + datagrams);
+            }
+            this.receiveBatch = datagrams;
+            return this;
+        }
+
+        /** SO_RCVBUF and SO_SNDBUF (the kernel caps them at net.core.[rw]mem_max); 0 keeps its default. */
+        public Builder socketBufferSize(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("socket buffer size must not be negative: " + bytes);
+            }
+            this.socketBufferSize = bytes;
+            return this;
+        }
+
+        /** Bytes written but not yet sent per socket beyond which {@link UdpTransport#send} returns false. */
+        public Builder sendQueueBytes(int bytes) {
+            if (bytes < 2 * DEFAULT_MAX_DATAGRAM_SIZE) {
+                throw new IllegalArgumentException("send queue too small: " + bytes);
+            }
+            this.sendQueueBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Opens, configures and binds one socket per local address.
+         *
+         * @throws UdpTransportException when a socket cannot be opened, configured or bound
+         */
+        public UdpTransport build() {
+            if (addresses.isEmpty()) {
+                throw new IllegalStateException("no local address configured");
+            }
+            return new UdpTransport(this);
+        }
+    }
+}
