@@ -4,6 +4,7 @@ import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.AethFlyweight;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
 
@@ -15,8 +16,6 @@ import io.jroce.verbs.WrOpcode;
 final class Completer {
     private final Requester req;
     private final SoftQp qp;
-    /** The READ retry point already asked for, so that a burst of late responses asks only once. */
-    private int readRetryPsn = -1;
 
     Completer(Requester req) {
         this.req = req;
@@ -44,7 +43,7 @@ final class Completer {
                     }
                     req.rnrRetriesLeft--;
                 }
-                req.retransmitFrom(psn);
+                req.goBackTo(psn);
                 req.waitForRnr(nowNs, aeth.rnrTimer());
             }
             case NAK -> onNak(p, psn, aeth, nowNs);
@@ -61,8 +60,8 @@ final class Completer {
             case PSN_SEQUENCE_ERROR -> {
                 // The responder saw a gap: go back to the PSN it expects (IBTA 9.7.5.2.3).
                 qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
-                if (req.consumeRetry()) {
-                    req.retransmitFrom(psn);
+                if (!req.alreadyGoingBackTo(psn) && req.consumeRetry()) {
+                    req.goBackTo(psn);
                 }
             }
             case INVALID_REQUEST -> fail(wqeOwning(psn), WcStatus.REM_INV_REQ_ERR);
@@ -88,11 +87,14 @@ final class Completer {
         }
         if (order > 0) {
             // A response skipped PSNs: an implicit NAK; ask again from the first missing one (C9-113).
-            if (readRetryPsn != expected) {
-                readRetryPsn = expected;
+            if (!req.alreadyGoingBackTo(expected)) {
                 qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
-                req.retransmitFrom(expected);
+                req.goBackTo(expected);
             }
+            return;
+        }
+        if (!w.sg.regionsValid(qp.device.keys())) {
+            fail(w, WcStatus.LOC_PROT_ERR); // the local buffer was deregistered after the post
             return;
         }
         long offset = (long) w.readPacketsDone * qp.mtu;
@@ -105,7 +107,8 @@ final class Completer {
             w.sg.scatter(offset, p.buffer(), p.payloadOffset(), expectedLength);
         }
         w.readPacketsDone++;
-        readRetryPsn = -1;
+        // New READ data is progress even when a later response already acknowledged beyond it.
+        req.onProgress(psn, nowNs);
         if (psn == w.lastPsn) {
             w.responseDone = true;
         }
@@ -118,6 +121,10 @@ final class Completer {
         SendWqe w = readOrAtomicOwning(psn);
         if (w == null || !w.opcode.isAtomic() || w.responseDone) {
             qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            return;
+        }
+        if (!w.sg.regionsValid(qp.device.keys())) {
+            fail(w, WcStatus.LOC_PROT_ERR);
             return;
         }
         w.sg.putLongNative(p.atomicAckEth().originalRemoteData());
@@ -133,7 +140,7 @@ final class Completer {
         }
         if (Psn.compare(psn, req.ackedPsn) > 0) {
             req.ackedPsn = psn;
-            req.onProgress(nowNs);
+            req.onProgress(psn, nowNs);
         }
         retireCompleted(nowNs);
     }
@@ -151,9 +158,8 @@ final class Completer {
                     if (coveredByAck) {
                         // A later request was acknowledged but this response never came: implicit NAK.
                         int retry = firstUnackedPsn(w);
-                        if (readRetryPsn != retry) {
-                            readRetryPsn = retry;
-                            req.retransmitFrom(retry);
+                        if (!req.alreadyGoingBackTo(retry)) {
+                            req.goBackTo(retry);
                         }
                     }
                     break;
@@ -229,7 +235,7 @@ final class Completer {
     void fail(SendWqe w, WcStatus status) {
         WorkQueueRing<SendWqe> sq = qp.sq;
         // The state changes first, so that whoever polls the error completion sees the QP in ERR.
-        qp.state = io.jroce.verbs.QpState.ERR;
+        qp.state = QpState.ERR;
         // Completions stay in order: earlier WQEs complete first, successfully only if they are done.
         while (w != null && !sq.isEmpty() && sq.at(sq.head()) != w) {
             complete(sq.at(sq.head()), isDone(sq.at(sq.head())) ? WcStatus.SUCCESS : WcStatus.WR_FLUSH_ERR);

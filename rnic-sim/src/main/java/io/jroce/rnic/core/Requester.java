@@ -40,6 +40,13 @@ final class Requester {
     int highestSentPsn;
 
     // Retransmission state.
+    /**
+     * Set by a go-back-N to {@link #goBackPsn} until that PSN is acknowledged: a burst of late
+     * responses, duplicate ACKs or NAKs that all point at or after it then causes one
+     * retransmission, not one each (which would multiply the traffic on a lossy link).
+     */
+    boolean goingBack;
+    int goBackPsn;
     long retryDeadlineNs;
     boolean timerArmed;
     int retriesLeft;
@@ -64,6 +71,7 @@ final class Requester {
         retriesLeft = qp.retryCount;
         rnrRetriesLeft = qp.rnrRetry;
         rnrWaiting = false;
+        goingBack = false;
     }
 
     int nextPsn() {
@@ -261,8 +269,14 @@ final class Requester {
         retryDeadlineNs = nowNs + timeoutNs;
     }
 
-    /** Progress was made: the retry budget is whole again and the timer restarts (IBTA 9.7.6.1.3). */
-    void onProgress(long nowNs) {
+    /**
+     * The responder answered {@code psn} (an ACK, or response data placed): the retry budget is
+     * whole again and the timer restarts (IBTA 9.7.6.1.3); a go-back-N to it or before is over.
+     */
+    void onProgress(int psn, long nowNs) {
+        if (goingBack && Psn.compare(psn, goBackPsn) >= 0) {
+            goingBack = false;
+        }
         retriesLeft = qp.retryCount;
         rnrRetriesLeft = qp.rnrRetry;
         armTimer(nowNs);
@@ -283,7 +297,8 @@ final class Requester {
         if (!consumeRetry()) {
             return;
         }
-        retransmitFrom(completer.firstUnackedPsn(qp.sq.at(qp.sq.head())));
+        goingBack = false; // a timeout always goes back, whatever was asked before
+        goBackTo(completer.firstUnackedPsn(qp.sq.at(qp.sq.head())));
         armTimer(nowNs);
         qp.device.engine().schedule(qp);
     }
@@ -306,8 +321,15 @@ final class Requester {
         return true;
     }
 
-    /** Go-back-N: the next packet sent is {@code psn}, inside the WQE that owns it. */
-    void retransmitFrom(int psn) {
+    /** True when a go-back-N to {@code psn} or an earlier PSN is already under way. */
+    boolean alreadyGoingBackTo(int psn) {
+        return goingBack && Psn.compare(psn, goBackPsn) >= 0;
+    }
+
+    /** Go-back-N: the next packet sent is {@code psn}, inside the WQE that owns it (IBTA 9.7.6.1.3). */
+    void goBackTo(int psn) {
+        goingBack = true;
+        goBackPsn = psn;
         WorkQueueRing<SendWqe> sq = qp.sq;
         for (long i = sq.head(); i < sq.tail(); i++) {
             SendWqe w = sq.at(i);

@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.NakCode;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.OpcodeInfo;
@@ -10,6 +11,7 @@ import io.jroce.stack.wire.Position;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 
@@ -204,7 +206,7 @@ final class Responder {
                 : i == packets - 1 ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
             int payload = (int) Math.min(qp.mtu, len - (long) i * qp.mtu);
             RocePacket r = out.begin(qp, opcode, Psn.add(psn, i), payload);
-            if (r.info().has(io.jroce.stack.wire.ExtensionHeader.AETH)) {
+            if (r.info().has(ExtensionHeader.AETH)) {
                 r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
             }
             if (payload > 0) {
@@ -290,6 +292,12 @@ final class Responder {
         }
         haveRecvWqe = true;
         received = 0;
+        if (!qp.rq.at(qp.rq.head()).sg.regionsValid(qp.device.keys())) {
+            // A receive buffer was deregistered after the post: local protection error here,
+            // remote operational error for the requester (IBTA 9.7.5.2.4).
+            error(psn, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
+            return false;
+        }
         return true;
     }
 
@@ -313,7 +321,7 @@ final class Responder {
      * a receive WQE in use completes with {@code recvStatus} first.
      */
     private void error(int psn, NakCode code, WcStatus recvStatus) {
-        qp.state = io.jroce.verbs.QpState.ERR;
+        qp.state = QpState.ERR;
         if (haveRecvWqe && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }

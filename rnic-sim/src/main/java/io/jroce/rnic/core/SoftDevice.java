@@ -16,6 +16,7 @@ import io.jroce.verbs.Mtu;
 import io.jroce.verbs.PortAttributes;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
@@ -173,6 +174,7 @@ public final class SoftDevice implements RdmaDevice {
     synchronized void destroyQp(SoftQp qp) {
         io.call(() -> {
             engine.unregister(qp);
+            qp.state = QpState.RESET; // a queued run of its requester now does nothing
             return null;
         });
         liveQps--;

@@ -43,6 +43,8 @@ final class SoftQp implements QueuePair {
     final WorkQueueRing<RecvWqe> rq;
     final Requester requester;
     final Responder responder;
+    private final int maxSendSge;
+    private final int maxRecvSge;
     private final Object sqLock = new Object();
     private final Object rqLock = new Object();
 
@@ -104,9 +106,6 @@ final class SoftQp implements QueuePair {
         this.requester = new Requester(this);
         this.responder = new Responder(this);
     }
-
-    private final int maxSendSge;
-    private final int maxRecvSge;
 
     private static void checkCap(String name, int value, int min, int max) {
         if (value < min || value > max) {
