@@ -1,7 +1,9 @@
 package io.jroce.rnic;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.jroce.rnic.core.SoftDevice;
@@ -48,6 +50,7 @@ public final class SoftRnic {
         private final List<String> addresses = new ArrayList<>();
         private int udpPort = AddressVector.ROCE_V2_PORT;
         private Mtu activeMtu = Mtu.MTU_4096;
+        private Path pcap;
 
         private Builder() {
         }
@@ -80,6 +83,15 @@ public final class SoftRnic {
             return this;
         }
 
+        /**
+         * Captures every packet the device sends and receives to {@code file}, as classic pcap
+         * that Wireshark decodes as RoCEv2; for {@link #open()} only.
+         */
+        public Builder pcap(Path file) {
+            this.pcap = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
         private List<Gid> gids() {
             if (addresses.isEmpty()) {
                 throw new InvalidAttributeException("a device needs at least one address(...)");
@@ -101,8 +113,12 @@ public final class SoftRnic {
             Counters counters = new Counters();
             UdpTransport transport;
             try {
-                transport = UdpTransport.builder().localAddresses(addresses).port(udpPort).counters(counters)
-                    .socketBufferSize(SOCKET_BUFFER_BYTES).build();
+                UdpTransport.Builder tb = UdpTransport.builder().localAddresses(addresses).port(udpPort)
+                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES);
+                if (pcap != null) {
+                    tb.pcap(pcap);
+                }
+                transport = tb.build();
             } catch (UdpTransportException e) {
                 throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
                     + ": " + e.getMessage(), e);
@@ -118,6 +134,9 @@ public final class SoftRnic {
             List<Gid> gids = gids();
             if (addresses.size() != 1) {
                 throw new InvalidAttributeException("a device on the simulated fabric has exactly one address");
+            }
+            if (pcap != null) {
+                throw new InvalidAttributeException("pcap capture is for devices on UDP (open()), not on a simulated fabric");
             }
             Counters counters = new Counters();
             FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);

@@ -21,7 +21,7 @@ import io.jroce.verbs.WorkCompletion;
 final class FabricPair implements AutoCloseable {
     static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
         | AccessFlags.REMOTE_ATOMIC;
-    final SimulatedFabric fabric = new SimulatedFabric();
+    final SimulatedFabric fabric;
     final Side a;
     final Side b;
 
@@ -46,10 +46,21 @@ final class FabricPair implements AutoCloseable {
     }
 
     FabricPair(Mtu mtu, int mrSize, int retryCount, int rnrRetry) {
+        this(new SimulatedFabric(), mtu, mrSize, retryCount, rnrRetry);
+    }
+
+    /** A pair on {@code fabric}, whose faults apply from the first packet on (the QPs' own setup sends none). */
+    FabricPair(SimulatedFabric fabric, Mtu mtu, int mrSize, int retryCount, int rnrRetry) {
+        this(fabric, mtu, mrSize, retryCount, rnrRetry, 0x100, 0x200);
+    }
+
+    /** As above, with A's first send PSN {@code psnA} and B's {@code psnB} (near 2^24 to test the wrap). */
+    FabricPair(SimulatedFabric fabric, Mtu mtu, int mrSize, int retryCount, int rnrRetry, int psnA, int psnB) {
+        this.fabric = fabric;
         a = new Side(fabric, "jroce0", "10.0.0.1", mrSize);
         b = new Side(fabric, "jroce1", "10.0.0.2", mrSize);
-        connect(a, b, mtu, 0x100, 0x200, retryCount, rnrRetry);
-        connect(b, a, mtu, 0x200, 0x100, retryCount, rnrRetry);
+        connect(a, b, mtu, psnA, psnB, retryCount, rnrRetry);
+        connect(b, a, mtu, psnB, psnA, retryCount, rnrRetry);
     }
 
     private static void connect(Side self, Side peer, Mtu mtu, int sqPsn, int rqPsn, int retryCount, int rnrRetry) {

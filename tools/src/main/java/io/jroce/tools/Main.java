@@ -91,9 +91,9 @@ public final class Main {
         sb.append("jroce is a software RDMA NIC in pure Java that speaks RoCEv2 (UDP port 4791).\n\n");
         sb.append("commands:\n");
         for (Command c : Commands.all()) {
-            sb.append(String.format("  %-10s %s%n", c.name(), c.summary()));
+            sb.append(String.format("  %-12s %s%n", c.name(), c.summary()));
         }
-        sb.append(String.format("  %-10s %s%n", "help", "this message; 'jroce help <command>' shows a command's options"));
+        sb.append(String.format("  %-12s %s%n", "help", "this message; 'jroce help <command>' shows a command's options"));
         return sb.toString();
     }
 }

@@ -24,7 +24,25 @@ public interface CompletionQueue extends AutoCloseable {
      */
     boolean pollBlocking(WorkCompletion wc, long timeout, TimeUnit unit) throws InterruptedException;
 
-    /** Destroys the CQ; refused with {@link ResourceBusyException} while a QP uses it. */
+    /**
+     * Arms the CQ (ibv_req_notify_cq): the next completion (with {@code solicitedOnly}, the next
+     * receive completion of a message with the solicited-event bit, or any error completion)
+     * raises one event on the CQ's {@link CompletionChannel}.
+     *
+     * @throws InvalidStateException the CQ was created without a completion channel
+     */
+    void requestNotification(boolean solicitedOnly);
+
+    /** Acknowledges {@code count} events taken from the channel (ibv_ack_cq_events). */
+    void ackEvents(int count);
+
+    /** The channel this CQ reports events to, or null. */
+    CompletionChannel channel();
+
+    /**
+     * Destroys the CQ; refused with {@link ResourceBusyException} while a QP uses it or while
+     * events taken from its channel are not acknowledged.
+     */
     @Override
     void close();
 }

@@ -18,6 +18,12 @@ public interface ProtectionDomain extends AutoCloseable {
 
     QueuePair createQp(QpInitAttributes init);
 
+    /** Creates an address handle for UD sends (ibv_create_ah); the source GID index must exist. */
+    AddressHandle createAddressHandle(AddressVector av);
+
+    /** Creates a shared receive queue of {@code maxWr} WQEs with up to {@code maxSge} entries each (ibv_create_srq). */
+    SharedReceiveQueue createSrq(int maxWr, int maxSge);
+
     /** Deallocates the PD; refused with {@link ResourceBusyException} while MRs or QPs remain. */
     @Override
     void close();

@@ -11,6 +11,7 @@ public final class QpInitAttributes {
     private int maxRecvSge = 1;
     private int maxInlineData;
     private boolean sqSigAll;
+    private SharedReceiveQueue srq;
 
     public QpType type() {
         return type;
@@ -98,6 +99,16 @@ public final class QpInitAttributes {
 
     public QpInitAttributes sqSigAll(boolean sqSigAll) {
         this.sqSigAll = sqSigAll;
+        return this;
+    }
+
+    /** The shared receive queue the QP takes its receive WQEs from, or null for its own. */
+    public SharedReceiveQueue srq() {
+        return srq;
+    }
+
+    public QpInitAttributes srq(SharedReceiveQueue srq) {
+        this.srq = srq;
         return this;
     }
 }

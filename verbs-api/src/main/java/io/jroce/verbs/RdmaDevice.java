@@ -20,10 +20,19 @@ public interface RdmaDevice extends AutoCloseable {
     /** Creates a completion queue of at least {@code entries} entries (ibv_create_cq). */
     CompletionQueue createCq(int entries);
 
+    /** Creates a CQ that reports completion events to {@code channel} (ibv_create_cq with a channel). */
+    CompletionQueue createCq(int entries, CompletionChannel channel);
+
+    /** Creates a completion event channel (ibv_create_comp_channel). */
+    CompletionChannel createCompletionChannel();
+
+    /** Sets the listener for asynchronous events (replacing any earlier one; null for none). */
+    void asyncEventListener(AsyncEventListener listener);
+
     /** A snapshot of the device's counters by name (rxe hw_counters names plus jroce's drop reasons). */
     Map<String, Long> counters();
 
-    /** Closes the device; refused with {@link ResourceBusyException} while PDs or CQs remain. */
+    /** Closes the device; refused with {@link ResourceBusyException} while PDs, CQs or completion channels remain. */
     @Override
     void close();
 }

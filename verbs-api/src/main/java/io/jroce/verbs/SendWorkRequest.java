@@ -15,6 +15,9 @@ public final class SendWorkRequest {
     private int rkey;
     private long compareAdd;
     private long swap;
+    private AddressHandle addressHandle;
+    private int remoteQpn;
+    private int remoteQkey;
 
     public long wrId() {
         return wrId;
@@ -122,6 +125,27 @@ public final class SendWorkRequest {
     public SendWorkRequest swap(long swap) {
         this.swap = swap;
         return this;
+    }
+
+    /** UD: where the message goes (struct ibv_send_wr.wr.ud). */
+    public SendWorkRequest ud(AddressHandle addressHandle, int remoteQpn, int remoteQkey) {
+        this.addressHandle = addressHandle;
+        this.remoteQpn = remoteQpn;
+        this.remoteQkey = remoteQkey;
+        return this;
+    }
+
+    public AddressHandle addressHandle() {
+        return addressHandle;
+    }
+
+    public int remoteQpn() {
+        return remoteQpn;
+    }
+
+    /** The Q_Key to send; one with the high bit set means "use the QP's own Q_Key" (IBTA 10.2.4). */
+    public int remoteQkey() {
+        return remoteQkey;
     }
 
     /** Sum of the scatter/gather lengths (unsigned). */

@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.AethFlyweight;
+import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.QpState;
@@ -26,6 +27,12 @@ final class Completer {
     void onAcknowledge(RocePacket p, long nowNs) {
         int psn = p.bth().psn();
         AethFlyweight aeth = p.aeth();
+        if (aeth.kind() != AethKind.ACK && Psn.compare(psn, req.ackedPsn) <= 0) {
+            // A NAK for a PSN already acknowledged is stale (it was overtaken): it costs no retry
+            // and rewinds nothing.
+            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            return;
+        }
         switch (aeth.kind()) {
             case ACK -> acknowledged(psn, nowNs);
             case RNR_NAK -> {

@@ -38,8 +38,13 @@ final class PacketSender {
      * and PSN; the caller fills the extension headers and the payload through {@link #packet()}.
      */
     RocePacket begin(SoftQp qp, int opcode, int psn, int payloadLength) {
+        return begin(qp.destQpn, opcode, psn, payloadLength);
+    }
+
+    /** As {@link #begin(SoftQp, int, int, int)}, to an explicit destination QP (UD). */
+    RocePacket begin(int destQpn, int opcode, int psn, int payloadLength) {
         length = packet.build(buffer, 0, opcode, payloadLength);
-        packet.bth().partitionKey(BthFlyweight.DEFAULT_P_KEY).destQp(qp.destQpn).psn(psn);
+        packet.bth().partitionKey(BthFlyweight.DEFAULT_P_KEY).destQp(destQpn).psn(psn);
         return packet;
     }
 
@@ -53,7 +58,12 @@ final class PacketSender {
 
     /** Sends the packet laid out by {@link #begin}. */
     void send(SoftQp qp) {
-        if (transport.send(buffer, 0, length, qp.sgid, qp.dgid, qp.av.udpPort())) {
+        send(qp.sgid, qp.dgid, qp.av.udpPort());
+    }
+
+    /** Sends the packet laid out by {@link #begin} from {@code sgid} to {@code dgid}:{@code port}. */
+    void send(byte[] sgid, byte[] dgid, int port) {
+        if (transport.send(buffer, 0, length, sgid, dgid, port)) {
             counters.increment(Counter.SENT_PKTS);
             counters.add(Counter.SENT_BYTES, packet.payloadLength());
             sentSinceFlush = true;

@@ -4,7 +4,9 @@ import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.stack.wire.TransportType;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
 
@@ -106,6 +108,12 @@ final class Requester {
             if (!transmit(w)) {
                 break;
             }
+            if (qp.type != QpType.RC) {
+                // UC and UD are unacknowledged: a WQE is complete once its last packet is sent (IBTA 9.8).
+                completer.complete(w, WcStatus.SUCCESS);
+                cursor = sq.head();
+                continue;
+            }
             cursor++;
             if (cursor < sq.tail() && sq.at(cursor).started) {
                 cursorPsn = completer.firstUnackedPsn(sq.at(cursor)); // still going back N
@@ -128,7 +136,7 @@ final class Requester {
         if (w.fence && outstandingReadAtomic > 0) {
             return false; // IBV_SEND_FENCE: wait for earlier READs and atomics to complete.
         }
-        if (Psn.diff(nextPsn, Psn.next(ackedPsn)) >= WINDOW) {
+        if (qp.type == QpType.RC && Psn.diff(nextPsn, Psn.next(ackedPsn)) >= WINDOW) {
             return false;
         }
         if (!w.isInline && !w.sg.regionsValid(qp.device.keys())) {
@@ -154,7 +162,7 @@ final class Requester {
     private boolean transmit(SendWqe w) {
         PacketSender out = qp.device.engine().sender();
         while (Psn.compare(cursorPsn, w.lastPsn) <= 0) {
-            if (Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
+            if (qp.type == QpType.RC && Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
                 return false;
             }
             int index = Psn.diff(cursorPsn, w.firstPsn);
@@ -198,16 +206,26 @@ final class Requester {
         }
     }
 
-    /** One SEND or RDMA WRITE packet: FIRST/MIDDLE/LAST/ONLY by position (IBTA 9.7.4.1.2). */
+    /**
+     * One SEND or RDMA WRITE packet: FIRST/MIDDLE/LAST/ONLY by position (IBTA 9.7.4.1.2); on UC the
+     * same opcodes in the UC range, on UD a SEND ONLY with a DETH (IBTA 9.8.3).
+     */
     private void sendSegment(PacketSender out, SendWqe w, int index, long offset) {
         int payload = (int) Math.min(qp.mtu, w.length - offset);
         boolean first = index == 0;
         boolean last = cursorPsn == w.lastPsn;
         boolean write = w.opcode == WrOpcode.RDMA_WRITE || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
         boolean imm = w.opcode.hasImmediate() && last;
-        int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm);
-        RocePacket p = out.begin(qp, opcode, cursorPsn, payload);
-        boolean ackRequest = last || ++packetsSinceAckRequest >= ACK_REQUEST_INTERVAL;
+        RocePacket p;
+        if (qp.type == QpType.UD) {
+            p = out.begin(w.remoteQpn, imm ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY, cursorPsn, payload);
+            // A Q_Key with the high bit set means "use the QP's own Q_Key" (IBTA 10.2.4, C10-15).
+            p.deth().qKey(w.remoteQkey < 0 ? qp.qkey : w.remoteQkey).sourceQp(qp.qpn);
+        } else {
+            int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm);
+            p = out.begin(qp, qp.type == QpType.UC ? opcode | TransportType.UC.opcodePrefix() : opcode, cursorPsn, payload);
+        }
+        boolean ackRequest = qp.type == QpType.RC && (last || ++packetsSinceAckRequest >= ACK_REQUEST_INTERVAL);
         if (ackRequest) {
             packetsSinceAckRequest = 0;
         }
@@ -225,7 +243,11 @@ final class Requester {
                 w.sg.gather(offset, out.buffer(), p.payloadOffset(), payload);
             }
         }
-        out.send(qp);
+        if (qp.type == QpType.UD) {
+            out.send(w.ah.sgid, w.ah.dgid, w.ah.av.udpPort());
+        } else {
+            out.send(qp);
+        }
         noteTransmitted(cursorPsn, cursorPsn);
     }
 

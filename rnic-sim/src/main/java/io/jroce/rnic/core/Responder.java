@@ -12,6 +12,7 @@ import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 
@@ -23,6 +24,7 @@ import io.jroce.verbs.WcStatus;
 final class Responder {
     private final SoftQp qp;
     private final AtomicReplay replay = new AtomicReplay();
+    private final GrhWriter grh = new GrhWriter();
     /** The PSN the next new request must carry (ePSN). */
     private int expectedPsn;
     /** Message sequence number: messages completed (IBTA 9.7.5.1.2). */
@@ -64,6 +66,9 @@ final class Responder {
 
     void onRequest(RocePacket p, long nowNs) {
         int psn = p.bth().psn();
+        if (qp.type == QpType.UC && !ucInSequence(p.info(), psn)) {
+            return;
+        }
         int order = Psn.compare(psn, expectedPsn);
         if (order > 0) {
             qp.device.counterSet().increment(Counter.OUT_OF_SEQ_REQUEST);
@@ -81,7 +86,13 @@ final class Responder {
         sequenceNakSent = false;
         OpcodeInfo info = p.info();
         if (!sequenceValid(info)) {
-            // C9-95 style opcode sequence check: a MIDDLE/LAST needs a FIRST, a FIRST/ONLY none in progress.
+            // Opcode sequence check (C9-95? IBTA 9.7.5.1.4): a MIDDLE/LAST needs a FIRST, a FIRST/ONLY
+            // none in progress. UC drops such packets (its message was already abandoned).
+            if (qp.type == QpType.UC) {
+                expectedPsn = Psn.next(psn);
+                qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+                return;
+            }
             error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
             return;
         }
@@ -92,6 +103,69 @@ final class Responder {
             case COMPARE_SWAP, FETCH_ADD -> onAtomic(p, info, psn);
             default -> qp.device.counterSet().increment(Counter.DROP_UNKNOWN_OPCODE);
         }
+    }
+
+    /**
+     * UC has no retransmission: a PSN other than the expected one means packets were lost. The
+     * message in progress is abandoned (its receive WQE stays for the next message) and only a
+     * FIRST or ONLY packet may start a new one (IBTA 9.8.2? UC responder, C9-?).
+     */
+    private boolean ucInSequence(OpcodeInfo info, int psn) {
+        if (psn == expectedPsn) {
+            return true;
+        }
+        qp.device.counterSet().increment(Counter.OUT_OF_SEQ_REQUEST);
+        if (inProgress != null) {
+            abortUcMessage();
+        }
+        if (!info.position().startsMessage()) {
+            expectedPsn = Psn.next(psn);
+            qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+            return false;
+        }
+        expectedPsn = psn;
+        return true;
+    }
+
+    private void abortUcMessage() {
+        qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+        abort();
+    }
+
+    /**
+     * A UD SEND ONLY (IBTA 9.8.3): the Q_Key must match the QP's (C10-15? a remote Q_Key with the
+     * high bit set was already replaced by the sender), the message goes to the next receive WQE
+     * after the 40-byte GRH area, and nothing is acknowledged.
+     */
+    void onDatagram(RocePacket p, byte[] src, byte[] dst) {
+        if (p.deth().qKey() != qp.qkey) {
+            qp.device.counterSet().increment(Counter.DROP_BAD_QKEY);
+            return;
+        }
+        RecvWqe r = qp.recvHead();
+        if (r == null) {
+            qp.device.counterSet().increment(Counter.DROP_NO_RECV_WQE);
+            return;
+        }
+        int srcQp = p.deth().sourceQp();
+        boolean imm = p.info().hasImmediate();
+        int immData = imm ? p.immDt().immediateData() : 0;
+        int len = p.payloadLength();
+        boolean solicited = p.bth().solicitedEvent();
+        if (!r.sg.regionsValid(qp.device.keys())) {
+            qp.recvCq.push(r.wrId, WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, false, 0, qp.qpn, srcQp, solicited);
+        } else if (GrhWriter.GRH_LENGTH + len > r.sg.totalLength()) {
+            qp.recvCq.push(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, false, 0, qp.qpn, srcQp, solicited);
+        } else {
+            r.sg.scatter(0, grh.write(src, dst, p.length()), 0, GrhWriter.GRH_LENGTH);
+            if (len > 0) {
+                r.sg.scatter(GrhWriter.GRH_LENGTH, p.buffer(), p.payloadOffset(), len);
+            }
+            qp.recvCq.push(r.wrId, WcStatus.SUCCESS, WcOpcode.RECV, GrhWriter.GRH_LENGTH + len, imm, immData,
+                qp.qpn, srcQp, solicited);
+            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+        }
+        qp.consumeRecv();
     }
 
     private boolean sequenceValid(OpcodeInfo info) {
@@ -110,7 +184,7 @@ final class Responder {
         if (!checkSegmentLength(p, pos, psn)) {
             return;
         }
-        RecvWqe r = qp.rq.at(qp.rq.head());
+        RecvWqe r = qp.recvHead();
         int len = p.payloadLength();
         if (len > 0 && !r.sg.scatter(received, p.buffer(), p.payloadOffset(), len)) {
             // The message is longer than the receive buffers: the receive completes with a length
@@ -122,7 +196,8 @@ final class Responder {
         inProgress = pos.endsMessage() ? null : info.operation();
         if (pos.endsMessage()) {
             boolean imm = info.hasImmediate();
-            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, received, imm, imm ? p.immDt().immediateData() : 0);
+            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, received, imm, imm ? p.immDt().immediateData() : 0,
+                p.bth().solicitedEvent());
             qp.device.counterSet().increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
         }
@@ -164,7 +239,8 @@ final class Responder {
         inProgress = pos.endsMessage() ? null : info.operation();
         if (pos.endsMessage()) {
             if (info.hasImmediate()) {
-                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, writeLength, true, p.immDt().immediateData());
+                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, writeLength, true, p.immDt().immediateData(),
+                    p.bth().solicitedEvent());
             }
             writeMr = null;
             msn = Psn.next(msn);
@@ -285,14 +361,19 @@ final class Responder {
 
     /** Takes the next receive WQE for a new message, or sends an RNR NAK (IBTA 9.7.5.2.8). */
     private boolean takeRecvWqe(int psn) {
-        if (qp.rq.isEmpty()) {
+        RecvWqe r = qp.recvHead();
+        if (r == null) {
+            if (qp.type == QpType.UC) {
+                qp.device.counterSet().increment(Counter.DROP_NO_RECV_WQE); // UC cannot RNR NAK: drop
+                return false;
+            }
             qp.device.counterSet().increment(Counter.SEND_RNR_ERR);
             qp.device.engine().sender().acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
             return false;
         }
         haveRecvWqe = true;
         received = 0;
-        if (!qp.rq.at(qp.rq.head()).sg.regionsValid(qp.device.keys())) {
+        if (!r.sg.regionsValid(qp.device.keys())) {
             // A receive buffer was deregistered after the post: local protection error here,
             // remote operational error for the requester (IBTA 9.7.5.2.4).
             error(psn, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
@@ -302,16 +383,21 @@ final class Responder {
     }
 
     private void completeRecv(WcStatus status, WcOpcode opcode, long byteLen, boolean withImm, int imm) {
-        RecvWqe r = qp.rq.at(qp.rq.head());
-        qp.recvCq.push(r.wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn);
-        qp.rq.pop();
+        completeRecv(status, opcode, byteLen, withImm, imm, false);
+    }
+
+    private void completeRecv(WcStatus status, WcOpcode opcode, long byteLen, boolean withImm, int imm,
+                              boolean solicited) {
+        RecvWqe r = qp.recvHead();
+        qp.recvCq.push(r.wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn, solicited);
+        qp.consumeRecv();
         haveRecvWqe = false;
     }
 
     /** The request was executed: advance the expected PSN and acknowledge when asked (IBTA 9.7.5.1.1). */
     private void accept(RocePacket p, int psn) {
         expectedPsn = Psn.next(psn);
-        if (p.bth().ackRequest()) {
+        if (qp.type == QpType.RC && p.bth().ackRequest()) {
             qp.device.engine().sender().ack(qp, psn, msn);
         }
     }
@@ -321,6 +407,16 @@ final class Responder {
      * a receive WQE in use completes with {@code recvStatus} first.
      */
     private void error(int psn, NakCode code, WcStatus recvStatus) {
+        if (qp.type == QpType.UC) {
+            // UC has no NAK: the message is dropped; only a receive that overflowed completes (in error).
+            if (haveRecvWqe && recvStatus == WcStatus.LOC_LEN_ERR) {
+                completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
+            }
+            expectedPsn = Psn.next(psn);
+            qp.device.counterSet().increment(Counter.DROP_UC_ACCESS);
+            abort();
+            return;
+        }
         qp.state = QpState.ERR;
         if (haveRecvWqe && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);

@@ -19,6 +19,7 @@ import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.stack.wire.TransportType;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
 
 /**
  * The RNIC's packet and work dispatcher, confined to the I/O thread: validates each received
@@ -133,11 +134,12 @@ final class RnicEngine implements RocePacketHandler {
             return;
         }
         OpcodeInfo info = rx.info();
-        if (info.transport() != TransportType.RC) {
-            counters.increment(Counter.DROP_WRONG_QP_TYPE);
+        if (info.transport() != transportOf(qp.type)) {
+            counters.increment(Counter.DROP_WRONG_QP_TYPE); // e.g. a UC opcode for an RC QP (IBTA 9.6.1.? C9-?)
             return;
         }
-        if (qp.av == null || !Arrays.equals(src, qp.dgid) || !Arrays.equals(dst, qp.sgid)) {
+        if (qp.type != QpType.UD
+            && (qp.av == null || !Arrays.equals(src, qp.dgid) || !Arrays.equals(dst, qp.sgid))) {
             // A connected QP takes packets only from its peer, to its own address (as rxe_recv.c checks).
             counters.increment(Counter.DROP_WRONG_ADDRESS);
             return;
@@ -150,7 +152,11 @@ final class RnicEngine implements RocePacketHandler {
                 return;
             }
             countReceived();
-            qp.responder.onRequest(rx, now);
+            if (qp.type == QpType.UD) {
+                qp.responder.onDatagram(rx, src, dst);
+            } else {
+                qp.responder.onRequest(rx, now);
+            }
         } else {
             if (state != QpState.RTS && state != QpState.SQD) {
                 counters.increment(Counter.DROP_WRONG_QP_STATE);
@@ -167,6 +173,14 @@ final class RnicEngine implements RocePacketHandler {
                 qp.requester.doWork(now); // an ACK may have opened the window
             }
         }
+    }
+
+    private static TransportType transportOf(QpType type) {
+        return switch (type) {
+            case RC -> TransportType.RC;
+            case UC -> TransportType.UC;
+            case UD -> TransportType.UD;
+        };
     }
 
     private void countReceived() {

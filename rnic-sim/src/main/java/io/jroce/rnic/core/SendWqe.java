@@ -21,6 +21,10 @@ final class SendWqe {
     int rkey;
     long compareAdd;
     long swap;
+    /** UD: the address handle, destination QP and Q_Key. */
+    SoftAh ah;
+    int remoteQpn;
+    int remoteQkey;
 
     // Requester progress (I/O thread only).
     boolean started;

@@ -8,6 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RoceTransport;
+import io.jroce.verbs.AsyncEvent;
+import io.jroce.verbs.AsyncEventListener;
+import io.jroce.verbs.AsyncEventType;
+import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.Gid;
@@ -34,6 +38,8 @@ public final class SoftDevice implements RdmaDevice {
     private final RnicEngine engine;
     private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
     private final Set<SoftCq> cqs = ConcurrentHashMap.newKeySet();
+    private final Set<SoftCompletionChannel> channels = ConcurrentHashMap.newKeySet();
+    private final AsyncEvents asyncEvents;
     private final AtomicInteger nextPd = new AtomicInteger(1);
     private int nextQpn = DeviceLimits.FIRST_QPN;
     private int liveQps;
@@ -48,6 +54,7 @@ public final class SoftDevice implements RdmaDevice {
         this.transport = transport;
         this.io = io;
         this.engine = new RnicEngine(io, transport, counters);
+        this.asyncEvents = new AsyncEvents(io, name);
     }
 
     /**
@@ -63,6 +70,8 @@ public final class SoftDevice implements RdmaDevice {
         }
         SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters);
         transport.start(device.engine);
+        // Held for the first listener: nobody can have set one yet (see AsyncEvents).
+        device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.PORT_ACTIVE, null, 1));
         return device;
     }
 
@@ -139,13 +148,58 @@ public final class SoftDevice implements RdmaDevice {
 
     @Override
     public CompletionQueue createCq(int entries) {
+        return createCq(entries, null);
+    }
+
+    @Override
+    public CompletionQueue createCq(int entries, CompletionChannel channel) {
         ensureOpen();
         if (cqs.size() >= DeviceLimits.MAX_CQ) {
             throw new ResourceLimitException("device " + name + " already has max_cq=" + DeviceLimits.MAX_CQ + " CQs");
         }
-        SoftCq cq = new SoftCq(this, entries);
+        SoftCq cq = new SoftCq(this, entries, channelOf(channel));
         cqs.add(cq);
         return cq;
+    }
+
+    /** The channel as this device's own, or null for none. */
+    private SoftCompletionChannel channelOf(CompletionChannel channel) {
+        if (channel == null) {
+            return null;
+        }
+        if (!(channel instanceof SoftCompletionChannel ch) || ch.device() != this) {
+            throw new InvalidAttributeException("the completion channel must be one of device " + name
+                + " (created with its createCompletionChannel())");
+        }
+        return ch;
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        ensureOpen();
+        SoftCompletionChannel ch = new SoftCompletionChannel(this);
+        channels.add(ch);
+        return ch;
+    }
+
+    /**
+     * Sets the listener of asynchronous events. PORT_ACTIVE, raised while the device opened, goes
+     * to the first listener set (see {@link AsyncEvents}).
+     */
+    @Override
+    public void asyncEventListener(AsyncEventListener listener) {
+        ensureOpen();
+        asyncEvents.listener(listener);
+    }
+
+    /** Raises an asynchronous event (IBTA 11.6.3); the listener runs on the I/O thread. Any thread. */
+    void raiseAsyncEvent(AsyncEvent event) {
+        asyncEvents.raise(event);
+    }
+
+    /** The protocol moved {@code qp} to ERR through a completion error (IBTA 10.3.1): QP_FATAL. I/O thread. */
+    void qpEnteredError(SoftQp qp) {
+        raiseAsyncEvent(new AsyncEvent(AsyncEventType.QP_FATAL, qp, 0));
     }
 
     synchronized SoftQp createQp(SoftPd pd, QpInitAttributes init) {
@@ -188,6 +242,10 @@ public final class SoftDevice implements RdmaDevice {
         cqs.remove(cq);
     }
 
+    void channelClosed(SoftCompletionChannel channel) {
+        channels.remove(channel);
+    }
+
     void ensureOpen() {
         if (closed) {
             throw new ResourceClosedException("device " + name + " is closed");
@@ -204,11 +262,20 @@ public final class SoftDevice implements RdmaDevice {
         if (closed) {
             return;
         }
-        if (!pds.isEmpty() || !cqs.isEmpty()) {
-            throw new ResourceBusyException("device " + name + " still has " + pds.size() + " protection domain(s) and "
-                + cqs.size() + " completion queue(s); close them first");
+        if (!pds.isEmpty() || !cqs.isEmpty() || !channels.isEmpty()) {
+            throw new ResourceBusyException("device " + name + " still has " + pds.size() + " protection domain(s), "
+                + cqs.size() + " completion queue(s) and " + channels.size()
+                + " completion channel(s); close them first");
         }
         closed = true;
-        transport.close();
+        // The port goes down with the device; delivered before the I/O thread stops.
+        try {
+            io.call(() -> {
+                raiseAsyncEvent(new AsyncEvent(AsyncEventType.PORT_ERR, null, 1));
+                return null;
+            });
+        } finally {
+            transport.close();
+        }
     }
 }

@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.BufferUtil;
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressHandle;
+import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
@@ -15,6 +17,7 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
+import io.jroce.verbs.SharedReceiveQueue;
 
 /** A protection domain: MRs and QPs of one PD may work together, across PDs they may not. */
 final class SoftPd implements ProtectionDomain {
@@ -110,6 +113,30 @@ final class SoftPd implements ProtectionDomain {
         users.decrementAndGet();
     }
 
+    @Override
+    public AddressHandle createAddressHandle(AddressVector av) {
+        ensureOpen();
+        SoftAh ah = new SoftAh(this, av);
+        users.incrementAndGet();
+        return ah;
+    }
+
+    void ahDestroyed() {
+        users.decrementAndGet();
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(int maxWr, int maxSge) {
+        ensureOpen();
+        SoftSrq srq = new SoftSrq(this, maxWr, maxSge);
+        users.incrementAndGet();
+        return srq;
+    }
+
+    void srqDestroyed() {
+        users.decrementAndGet();
+    }
+
     void ensureOpen() {
         if (closed) {
             throw new ResourceClosedException("protection domain " + handle + " is deallocated");
@@ -125,7 +152,7 @@ final class SoftPd implements ProtectionDomain {
         int n = users.get();
         if (n > 0) {
             throw new ResourceBusyException("protection domain " + handle + " still has " + n
-                + " memory region(s) or queue pair(s); close them first");
+                + " memory region(s), queue pair(s), address handle(s) or SRQ(s); close them first");
         }
         closed = true;
         device.pdClosed(this);

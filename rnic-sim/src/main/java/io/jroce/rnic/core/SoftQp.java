@@ -43,6 +43,8 @@ final class SoftQp implements QueuePair {
     final WorkQueueRing<RecvWqe> rq;
     final Requester requester;
     final Responder responder;
+    /** The shared receive queue this QP draws from, or null for its own {@link #rq}. */
+    final SoftSrq srq;
     private final int maxSendSge;
     private final int maxRecvSge;
     private final Object sqLock = new Object();
@@ -77,8 +79,8 @@ final class SoftQp implements QueuePair {
         this.pd = pd;
         this.qpn = qpn;
         this.type = init.type();
-        if (type != QpType.RC) {
-            throw new InvalidAttributeException(type + " queue pairs are not supported yet; RC is");
+        if (type == null) {
+            throw new InvalidAttributeException("qp_type is null");
         }
         if (!(init.sendCq() instanceof SoftCq) || !(init.recvCq() instanceof SoftCq)) {
             throw new InvalidAttributeException("send and receive CQs must be CQs of this device");
@@ -90,6 +92,13 @@ final class SoftQp implements QueuePair {
         }
         sendCq.ensureOpen();
         recvCq.ensureOpen();
+        if (init.srq() != null) {
+            if (!(init.srq() instanceof SoftSrq) || ((SoftSrq) init.srq()).pd.softDevice() != device) {
+                throw new InvalidAttributeException("the SRQ must be an SRQ of device " + device.name());
+            }
+            ((SoftSrq) init.srq()).ensureOpen();
+        }
+        this.srq = (SoftSrq) init.srq();
         checkCap("max_send_wr", init.maxSendWr(), 1, DeviceLimits.MAX_QP_WR);
         checkCap("max_recv_wr", init.maxRecvWr(), 1, DeviceLimits.MAX_QP_WR);
         checkCap("max_send_sge", init.maxSendSge(), 0, DeviceLimits.MAX_SGE);
@@ -105,6 +114,14 @@ final class SoftQp implements QueuePair {
         this.maxRecvSge = init.maxRecvSge();
         this.requester = new Requester(this);
         this.responder = new Responder(this);
+        if (type == QpType.UD) {
+            // UD has no path MTU attribute: a message fits one packet of the port's MTU (IBTA 9.8.3).
+            pathMtu = device.activeMtu();
+            mtu = pathMtu.bytes();
+        }
+        if (srq != null) {
+            srq.attach();
+        }
     }
 
     private static void checkCap(String name, int value, int min, int max) {
@@ -249,6 +266,11 @@ final class SoftQp implements QueuePair {
         if (wr.numSge() > maxSendSge) {
             throw new InvalidAttributeException("send work request has " + wr.numSge() + " SGEs, max_send_sge is " + maxSendSge);
         }
+        checkOpcodeForType(op);
+        SoftAh ah = null;
+        if (type == QpType.UD) {
+            ah = checkUd(wr);
+        }
         boolean inline = (wr.sendFlags() & SendFlags.INLINE) != 0;
         if (inline && (op == WrOpcode.RDMA_READ || op.isAtomic())) {
             throw new InvalidAttributeException("IBV_SEND_INLINE is only for SEND and RDMA WRITE, not " + op);
@@ -256,6 +278,10 @@ final class SoftQp implements QueuePair {
         long length = wr.totalLength();
         if (length > DeviceLimits.MAX_MSG_SIZE) {
             throw new InvalidAttributeException("message of " + length + " bytes exceeds max_msg_sz " + DeviceLimits.MAX_MSG_SIZE);
+        }
+        if (type == QpType.UD && length > mtu) {
+            // C10-? / IBTA 9.8.3: a UD message is one packet.
+            throw new InvalidAttributeException("UD message of " + length + " bytes exceeds the MTU " + mtu);
         }
         if (inline && length > maxInline) {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
@@ -293,10 +319,42 @@ final class SoftQp implements QueuePair {
             wqe.rkey = wr.rkey();
             wqe.compareAdd = wr.compareAdd();
             wqe.swap = wr.swap();
+            wqe.ah = ah;
+            wqe.remoteQpn = wr.remoteQpn();
+            wqe.remoteQkey = wr.remoteQkey();
             wqe.resetProgress();
             sq.publish();
         }
         device.engine().schedule(this);
+    }
+
+    /** Which operations each transport service carries (IBTA 9.8, Table 40? service types). */
+    private void checkOpcodeForType(WrOpcode op) {
+        boolean ok = switch (type) {
+            case RC -> true;
+            case UC -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE
+                || op == WrOpcode.RDMA_WRITE_WITH_IMM;
+            case UD -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM;
+        };
+        if (!ok) {
+            throw new InvalidAttributeException(op + " is not available on a " + type + " QP");
+        }
+    }
+
+    private SoftAh checkUd(SendWorkRequest wr) {
+        if (!(wr.addressHandle() instanceof SoftAh ah)) {
+            throw new InvalidAttributeException("a UD send needs an address handle of this device (SendWorkRequest.ud)");
+        }
+        if (ah.isClosed()) {
+            throw new ResourceClosedException("the send's address handle is destroyed");
+        }
+        if (ah.pd != pd) {
+            throw new InvalidAttributeException("the address handle belongs to another protection domain");
+        }
+        if ((wr.remoteQpn() & ~0xFFFFFF) != 0) {
+            throw new InvalidAttributeException("remote QPN is 24 bits, got 0x" + Integer.toHexString(wr.remoteQpn()));
+        }
+        return ah;
     }
 
     private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
@@ -317,6 +375,9 @@ final class SoftQp implements QueuePair {
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        if (srq != null) {
+            throw new InvalidStateException("QP 0x" + Integer.toHexString(qpn) + " takes its receives from an SRQ; post there");
+        }
         if (state == QpState.RESET) {
             // IBTA 10.8.2: receive work requests may be posted from INIT on.
             throw new InvalidStateException("cannot post a receive work request in state RESET; move the QP to INIT first");
@@ -341,7 +402,10 @@ final class SoftQp implements QueuePair {
 
     // ---------------------------------------------------------------- I/O thread helpers
 
-    /** Completes every outstanding work request with WR_FLUSH_ERR (IBTA 10.3.1, Error state). */
+    /**
+     * Completes every outstanding work request with WR_FLUSH_ERR (IBTA 10.3.1, Error state). The
+     * WQEs of a shared receive queue stay for the other QPs.
+     */
     void flush() {
         requester.flush();
         while (!rq.isEmpty()) {
@@ -352,10 +416,26 @@ final class SoftQp implements QueuePair {
         responder.abort();
     }
 
+    /** The receive WQE the next message goes to (own queue or SRQ), or null when none is posted. */
+    RecvWqe recvHead() {
+        WorkQueueRing<RecvWqe> q = srq != null ? srq.ring : rq;
+        return q.isEmpty() ? null : q.at(q.head());
+    }
+
+    /** Retires the WQE {@link #recvHead()} returned. */
+    void consumeRecv() {
+        if (srq != null) {
+            srq.pop();
+        } else {
+            rq.pop();
+        }
+    }
+
     /** Moves to ERR from inside the protocol (a fatal completion or a NAK of class 2). */
     void enterError() {
         state = QpState.ERR;
         flush();
+        device.qpEnteredError(this);
     }
 
     boolean allows(int remoteAccess) {
@@ -377,6 +457,9 @@ final class SoftQp implements QueuePair {
         device.destroyQp(this);
         sendCq.detach();
         recvCq.detach();
+        if (srq != null) {
+            srq.detach();
+        }
         pd.qpDestroyed();
     }
 

@@ -5,7 +5,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /** One datagram in flight on the fabric: the RoCE packet with its ICRC, and its addressing. */
 public final class FabricDatagram {
     final long sequence;
-    final long deliverAtNs;
+    /** When it arrives; set by the fabric before the datagram is queued, never while queued. */
+    long deliverAtNs;
     final byte[] src;
     final int srcPort;
     final byte[] dst;
@@ -27,8 +28,19 @@ public final class FabricDatagram {
         return packet;
     }
 
+    /** The fabric's number for this datagram, in send order (a duplicate has a number of its own). */
     public long sequence() {
         return sequence;
+    }
+
+    /** Sender address, 16 bytes (IPv4-mapped for IPv4). */
+    public byte[] src() {
+        return src.clone();
+    }
+
+    /** Receiver address, 16 bytes (IPv4-mapped for IPv4). */
+    public byte[] dst() {
+        return dst.clone();
     }
 
     public int opcode() {

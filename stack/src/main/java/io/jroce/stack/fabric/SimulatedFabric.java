@@ -1,7 +1,5 @@
 package io.jroce.stack.fabric;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,12 +8,30 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
+import io.jroce.stack.fault.Addresses;
+import io.jroce.stack.fault.Fate;
+import io.jroce.stack.fault.FaultPolicy;
+import io.jroce.stack.fault.OutgoingPacket;
+import io.jroce.stack.fault.PacketTrace;
+import io.jroce.stack.fault.TraceEvent;
+import io.jroce.stack.fault.Verdict;
+import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.stats.Counters;
 
 /**
  * An in-memory network on a virtual clock. Everything runs on the caller's thread: tasks posted
  * with {@link #execute}, datagram deliveries in time order, and tickers (RNIC timers) as the clock
- * advances. Given the same inputs it does the same thing every time.
+ * advances. Given the same inputs and seed it does the same thing every time.
+ *
+ * <p>Each sent datagram passes the {@link FabricFault} hook, then the seeded {@link FaultPolicy}
+ * ({@link #faults()}: per-link loss, duplication, reordering, delay, jitter, corruption and
+ * scripted rules), and its fate goes into the {@link #trace()}.
+ *
+ * <pre>{@code
+ * SimulatedFabric fabric = SimulatedFabric.builder().seed(seed).build();
+ * fabric.faults().defaults(LinkConditions.ideal().loss(0.1).reorder(0.05, 20_000));
+ * fabric.faults().add(FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_RESPONSE)).occurrence(2));
+ * }</pre>
  */
 public final class SimulatedFabric {
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
@@ -23,24 +39,84 @@ public final class SimulatedFabric {
         (a, b) -> a.deliverAtNs != b.deliverAtNs ? Long.compare(a.deliverAtNs, b.deliverAtNs) : Long.compare(a.sequence, b.sequence));
     private final Map<String, FabricEndpoint> endpoints = new HashMap<>();
     private final List<Runnable> tickers = new ArrayList<>();
+    private final LinkTails linkTails = new LinkTails();
     private final long latencyNs;
     private final long tickNs;
+    private final FaultPolicy faults;
+    private final PacketTrace trace;
+    private final OutgoingPacket outgoing = new OutgoingPacket();
+    private final Verdict verdict = new Verdict();
     private FabricFault fault = FabricFault.NONE;
     private long nowNs;
     private long sequence;
     private Thread owner;
 
     /**
+     * A fabric with seed 0 and a trace of {@link Builder#DEFAULT_TRACE_CAPACITY} events.
+     *
      * @param latencyNs one-way delay of every datagram
      * @param tickNs    how far the clock jumps when nothing is due, between ticker calls
      */
     public SimulatedFabric(long latencyNs, long tickNs) {
-        this.latencyNs = latencyNs;
-        this.tickNs = tickNs;
+        this(new Builder().latencyNs(latencyNs).tickNs(tickNs));
     }
 
     public SimulatedFabric() {
-        this(1_000, 100_000);
+        this(new Builder());
+    }
+
+    private SimulatedFabric(Builder b) {
+        this.latencyNs = b.latencyNs;
+        this.tickNs = b.tickNs;
+        this.faults = new FaultPolicy(b.seed);
+        this.trace = new PacketTrace(b.traceCapacity);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Options of a fabric; every one has a default. */
+    public static final class Builder {
+        public static final int DEFAULT_TRACE_CAPACITY = 4096;
+        private long seed;
+        private long latencyNs = 1_000;
+        private long tickNs = 100_000;
+        private int traceCapacity = DEFAULT_TRACE_CAPACITY;
+
+        private Builder() {
+        }
+
+        /** Seeds the one random source of every fault the fabric injects; default 0. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Base one-way delay of every datagram; default 1 us. Links may add to it. */
+        public Builder latencyNs(long ns) {
+            this.latencyNs = ns;
+            return this;
+        }
+
+        /** How far the clock jumps when nothing is due, between ticker calls; default 100 us. */
+        public Builder tickNs(long ns) {
+            if (ns < 1) {
+                throw new IllegalArgumentException("tick must be at least 1 ns, got " + ns);
+            }
+            this.tickNs = ns;
+            return this;
+        }
+
+        /** How many of the latest packet events {@link #trace()} keeps; default 4096. */
+        public Builder traceCapacity(int events) {
+            this.traceCapacity = events;
+            return this;
+        }
+
+        public SimulatedFabric build() {
+            return new SimulatedFabric(this);
+        }
     }
 
     /** Attaches an endpoint at {@code ipLiteral}:{@code port} (a device's transport). */
@@ -51,8 +127,24 @@ public final class SimulatedFabric {
         return e;
     }
 
+    /** Installs a hook that sees (and may change or drop) each datagram before the {@link #faults()}. */
     public void fault(FabricFault fault) {
         this.fault = fault;
+    }
+
+    /** The seed the fabric's faults are drawn from: print it when a test fails. */
+    public long seed() {
+        return faults.seed();
+    }
+
+    /** Link conditions and scripted rules; change them at any time between runs. */
+    public FaultPolicy faults() {
+        return faults;
+    }
+
+    /** What happened to the latest datagrams; print it with the seed when a test fails. */
+    public PacketTrace trace() {
+        return trace;
     }
 
     public long nowNs() {
@@ -73,11 +165,55 @@ public final class SimulatedFabric {
         tickers.add(ticker);
     }
 
+    /** Takes a datagram (ICRC included) from an endpoint and schedules what the network does with it. */
     void transmit(byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet) {
-        FabricDatagram d = new FabricDatagram(sequence++, nowNs + latencyNs, src, srcPort, dst, dstPort, packet);
-        if (fault.deliver(d)) {
-            inFlight.add(d);
+        long id = sequence++;
+        FabricDatagram d = new FabricDatagram(id, nowNs + latencyNs, src, srcPort, dst, dstPort, packet);
+        int length = Math.max(0, packet.length - IcrcCalculator.ICRC_LENGTH);
+        if (!fault.deliver(d)) {
+            recordDrop(d, length, "fault hook");
+            return;
         }
+        Verdict v = faults.decide(outgoing.wrap(nowNs, src, dst, d.packet, 0, length), verdict);
+        if (v.dropped()) {
+            recordDrop(d, length, v.cause());
+            return;
+        }
+        // The trace shows the headers as sent, the copy is of the good packet: both before corruption.
+        TraceHeaders sent = new TraceHeaders(d, outgoing, length);
+        FabricDatagram copy = v.duplicate()
+            ? new FabricDatagram(sequence++, 0, src, srcPort, dst, dstPort, packet.clone()) : null;
+        if (v.corruptBit() >= 0) {
+            int bit = v.corruptBit();
+            packet[bit >>> 3] ^= (byte) (1 << (bit & 7));
+        }
+        long due = nowNs + latencyNs + v.delayNs();
+        long at = v.holdNs() > 0 ? linkTails.heldBack(src, dst, due, v.holdNs()) : linkTails.inOrder(src, dst, due);
+        schedule(d, at, sent, v.fate(), v.cause());
+        if (copy != null) {
+            long copyAt = linkTails.inOrder(src, dst, nowNs + latencyNs + v.copyDelayNs());
+            schedule(copy, copyAt, sent, Fate.DUPLICATED, v.cause());
+        }
+    }
+
+    /** Opcode, PSN and AETH syndrome of a datagram as it was sent; -1 for what it lacks. */
+    private record TraceHeaders(long id, int opcode, int psn, int syndrome, int length) {
+        TraceHeaders(FabricDatagram d, OutgoingPacket p, int length) {
+            this(d.sequence, p.opcode(), p.psn(), p.aethSyndrome(), length);
+        }
+    }
+
+    private void schedule(FabricDatagram d, long at, TraceHeaders sent, Fate fate, String cause) {
+        d.deliverAtNs = at; // set once, before it joins the queue ordered by it
+        inFlight.add(d);
+        trace.record(new TraceEvent(nowNs, sent.id, d.src, d.dst, sent.opcode, sent.psn, sent.length, sent.syndrome, fate,
+            at, cause));
+    }
+
+    private void recordDrop(FabricDatagram d, int length, String cause) {
+        TraceHeaders h = new TraceHeaders(d, outgoing.wrap(nowNs, d.src, d.dst, d.packet, 0, length), length);
+        trace.record(new TraceEvent(nowNs, h.id, d.src, d.dst, h.opcode, h.psn, length, h.syndrome, Fate.DROPPED, -1,
+            cause));
     }
 
     /**
@@ -136,18 +272,6 @@ public final class SimulatedFabric {
     }
 
     static byte[] toGidBytes(String ipLiteral) {
-        try {
-            byte[] a = InetAddress.getByName(ipLiteral).getAddress();
-            if (a.length == 16) {
-                return a;
-            }
-            byte[] g = new byte[16];
-            g[10] = (byte) 0xff;
-            g[11] = (byte) 0xff;
-            System.arraycopy(a, 0, g, 12, 4);
-            return g;
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address literal: " + ipLiteral, e);
-        }
+        return Addresses.toGidBytes(ipLiteral);
     }
 }

@@ -1,2 +1,6 @@
-/** Classic pcap files: reading captures (tests, tools) and, later, writing what jroce sends and receives. */
+/**
+ * Classic pcap files: {@link io.jroce.stack.pcap.PcapReader} reads captures (tests, tools);
+ * {@link io.jroce.stack.pcap.PcapWriter} writes what a transport sends and receives, in frames
+ * that Wireshark decodes as RoCEv2 and whose ICRCs verify.
+ */
 package io.jroce.stack.pcap;

@@ -37,6 +37,14 @@ public enum Counter {
     DROP_BAD_LENGTH("drop_bad_length"),
     DROP_UNEXPECTED_RESPONSE("drop_unexpected_response"),
     DROP_NO_ROUTE("drop_no_route"),
+    /** UD: the DETH's Q_Key is not the QP's (IBTA 10.2.4, C10-15? Q_Key violation). */
+    DROP_BAD_QKEY("drop_bad_qkey"),
+    /** UC/UD: a message arrived with no receive WQE posted (no RNR NAK exists without acknowledgements). */
+    DROP_NO_RECV_WQE("drop_no_recv_wqe"),
+    /** UC: packets of a message whose earlier packet was lost, or that broke the opcode sequence (IBTA 9.8.2). */
+    DROP_UC_MESSAGE("drop_uc_message"),
+    /** UC: a request the responder refused (bad R_Key, bounds, permission); UC has no NAK to report it. */
+    DROP_UC_ACCESS("drop_uc_access"),
     DROP_TX_FAILED("drop_tx_failed"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
     DROP_INTERNAL_ERROR("drop_internal_error");

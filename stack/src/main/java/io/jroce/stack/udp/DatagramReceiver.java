@@ -2,6 +2,7 @@ package io.jroce.stack.udp;
 
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.icrc.Ipv4IdRecovery;
+import io.jroce.stack.pcap.PcapWriter;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RocePacketHandler;
@@ -17,13 +18,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The receive path of a {@link UdpTransport}, on its event loop: checks the length, verifies the
  * ICRC against the IP/UDP header the datagram arrived with, and hands the packet without its
- * ICRC to the RNIC. Every rejected datagram is counted; nothing here throws.
+ * ICRC to the RNIC. Every rejected datagram is counted; nothing here throws. With a capture, each
+ * datagram long enough to hold a BTH and ICRC is written to it, with the IP ID its ICRC verified
+ * with (ID 0 with DF when none did).
  */
 final class DatagramReceiver {
     private static final Logger LOG = LoggerFactory.getLogger(DatagramReceiver.class);
     static final int MIN_DATAGRAM = IcrcCalculator.BTH_LENGTH + IcrcCalculator.ICRC_LENGTH;
 
     private final Counters counters;
+    /** Capture, or null. */
+    private final PcapWriter pcap;
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final Ipv4IdRecovery idRecovery = new Ipv4IdRecovery();
     private final SourceAddressCache sources = new SourceAddressCache();
@@ -34,8 +39,9 @@ final class DatagramReceiver {
     private byte[] copyScratch;
     private RocePacketHandler handler;
 
-    DatagramReceiver(Counters counters) {
+    DatagramReceiver(Counters counters, PcapWriter pcap) {
         this.counters = counters;
+        this.pcap = pcap;
     }
 
     void handler(RocePacketHandler handler) {
@@ -78,18 +84,35 @@ final class DatagramReceiver {
                 counters.increment(Counter.DROP_WRONG_ADDRESS);
                 return;
             }
-            int computed = icrc.computeIpv4(Addresses.ipv4(src16), local.ipv4Int, 0, IcrcCalculator.IPV4_FLAGS_DF,
+            int srcIpv4 = Addresses.ipv4(src16);
+            int computed = icrc.computeIpv4(srcIpv4, local.ipv4Int, 0, IcrcCalculator.IPV4_FLAGS_DF,
                 srcPort, local.port, view, 0, roceLength);
+            int ipId = 0;
+            int flags = IcrcCalculator.IPV4_FLAGS_DF;
             if (computed != received) {
-                if (idRecovery.recoverId(computed ^ received, roceLength) == Ipv4IdRecovery.NOT_FOUND) {
-                    counters.increment(Counter.DROP_BAD_ICRC);
-                    return;
+                ipId = idRecovery.recoverId(computed ^ received, roceLength);
+                if (ipId != Ipv4IdRecovery.NOT_FOUND) {
+                    flags = idRecovery.lastFlagsFragment();
+                    ipv4IdRecoveries.incrementAndGet();
                 }
-                ipv4IdRecoveries.incrementAndGet();
             }
-        } else if (icrc.computeIpv6(src16, local.address16, srcPort, local.port, view, 0, roceLength) != received) {
-            counters.increment(Counter.DROP_BAD_ICRC);
-            return;
+            if (pcap != null) {
+                pcap.ipv4(srcIpv4, local.ipv4Int, ipId == Ipv4IdRecovery.NOT_FOUND ? 0 : ipId, flags, srcPort, local.port, view, 0, roceLength,
+                    received);
+            }
+            if (ipId == Ipv4IdRecovery.NOT_FOUND) {
+                counters.increment(Counter.DROP_BAD_ICRC);
+                return;
+            }
+        } else {
+            boolean valid = icrc.computeIpv6(src16, local.address16, srcPort, local.port, view, 0, roceLength) == received;
+            if (pcap != null) {
+                pcap.ipv6(src16, local.address16, srcPort, local.port, view, 0, roceLength, received);
+            }
+            if (!valid) {
+                counters.increment(Counter.DROP_BAD_ICRC);
+                return;
+            }
         }
 
         System.arraycopy(src16, 0, srcScratch, 0, 16);

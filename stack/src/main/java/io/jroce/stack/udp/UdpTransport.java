@@ -1,6 +1,7 @@
 package io.jroce.stack.udp;
 
 import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.pcap.PcapWriter;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RocePacketHandler;
@@ -24,10 +25,12 @@ import io.netty.channel.unix.IntegerUnixChannelOption;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -65,6 +68,10 @@ import org.slf4j.LoggerFactory;
  * {@link Counter#DROP_BAD_ICRC}, {@link Counter#DROP_TX_FAILED}, {@link Counter#DROP_NO_ROUTE}, and
  * {@link Counter#DROP_INTERNAL_ERROR} for a packet whose handler threw);
  * sent and received packets are counted by the RNIC.
+ *
+ * <p><b>Capture</b> ({@link Builder#pcap}): every packet handed to a socket and every datagram
+ * received (except those too short to hold a BTH and ICRC) is written to a pcap file on the
+ * event loop, with the IP ID the ICRC was verified with; the file is flushed with each batch.
  */
 public final class UdpTransport implements RoceTransport {
     private static final Logger LOG = LoggerFactory.getLogger(UdpTransport.class);
@@ -97,6 +104,8 @@ public final class UdpTransport implements RoceTransport {
     private final int port;
     private final DatagramReceiver receiver;
     private final IcrcCalculator icrc = new IcrcCalculator();
+    /** Capture of what is sent and received, or null; used on the event loop only. */
+    private final PcapWriter pcap;
     private final UnsafeBuffer txView = new UnsafeBuffer();
     private final AtomicBoolean closed = new AtomicBoolean();
     private boolean started;
@@ -104,7 +113,8 @@ public final class UdpTransport implements RoceTransport {
     private UdpTransport(Builder b) {
         this.ioMode = resolve(b.ioMode);
         this.counters = b.counters != null ? b.counters : new Counters();
-        this.receiver = new DatagramReceiver(counters);
+        this.pcap = openPcap(b.pcap);
+        this.receiver = new DatagramReceiver(counters, pcap);
         this.endpoints = new LocalEndpoint[b.addresses.size()];
         for (int i = 0; i < endpoints.length; i++) {
             endpoints[i] = new LocalEndpoint(b.addresses.get(i));
@@ -120,6 +130,7 @@ public final class UdpTransport implements RoceTransport {
             }
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).awaitUninterruptibly();
+            closePcap();
             throw e;
         }
         this.port = boundPort;
@@ -235,6 +246,9 @@ public final class UdpTransport implements RoceTransport {
                 : icrc.computeIpv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length);
             out.writerIndex(length);
             out.writeIntLE(crc);
+            if (pcap != null) {
+                capture(ep, dstAddress, dstPort, length, crc);
+            }
             ch.write(new DatagramPacket(out, recipient), ch.voidPromise());
             out = null; // Netty owns it now
             ep.flushPending = true;
@@ -263,6 +277,42 @@ public final class UdpTransport implements RoceTransport {
                 ep.channel.flush();
             }
         }
+        if (pcap != null) {
+            pcap.flush();
+        }
+    }
+
+    /** Writes the packet in {@link #txView} to the capture, with the IP header the kernel will write. */
+    private void capture(LocalEndpoint ep, byte[] dstAddress, int dstPort, int length, int crc) {
+        if (ep.ipv4) {
+            pcap.ipv4(ep.ipv4Int, Addresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF, ep.port, dstPort,
+                txView, 0, length, crc);
+        } else {
+            pcap.ipv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length, crc);
+        }
+    }
+
+    private static PcapWriter openPcap(Path file) {
+        if (file == null) {
+            return null;
+        }
+        try {
+            return PcapWriter.create(file);
+        } catch (IOException e) {
+            throw new UdpTransportException("cannot write the capture file " + file + ": " + e, e);
+        }
+    }
+
+    /** Closes the capture; on the event loop once the sockets are closed, so no packet races it. */
+    private void closePcap() {
+        if (pcap == null) {
+            return;
+        }
+        try {
+            pcap.close();
+        } catch (IOException e) {
+            LOG.warn("capture file {} is incomplete: {}", pcap.file(), e.toString());
+        }
     }
 
     /**
@@ -282,6 +332,11 @@ public final class UdpTransport implements RoceTransport {
                     f.awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 }
             }
+        }
+        if (onLoop) {
+            closePcap();
+        } else if (!loop.submit(this::closePcap).awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            LOG.warn("capture file was not closed within {} s", CLOSE_TIMEOUT_SECONDS);
         }
         Future<?> terminated = group.shutdownGracefully(0, CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         if (!onLoop && !terminated.awaitUninterruptibly(2 * CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -411,6 +466,7 @@ public final class UdpTransport implements RoceTransport {
         private int receiveBatch = DEFAULT_RECEIVE_BATCH;
         private int socketBufferSize;
         private int sendQueueBytes = DEFAULT_SEND_QUEUE_BYTES;
+        private Path pcap;
 
         private Builder() {
         }
@@ -506,6 +562,15 @@ public final class UdpTransport implements RoceTransport {
                 throw new IllegalArgumentException("send queue too small: " + bytes);
             }
             this.sendQueueBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Captures every packet sent and received to {@code file} (created or truncated by
+         * {@link #build()}), as classic pcap that Wireshark decodes as RoCEv2.
+         */
+        public Builder pcap(Path file) {
+            this.pcap = Objects.requireNonNull(file, "file");
             return this;
         }
 

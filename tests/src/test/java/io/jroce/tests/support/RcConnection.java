@@ -1,6 +1,7 @@
 package io.jroce.tests.support;
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.Mtu;
@@ -36,6 +37,10 @@ public final class RcConnection implements AutoCloseable {
         /** 7 = retry RNR NAKs forever. */
         public int rnrRetry = 7;
         public int minRnrTimer = 1;
+        /** The completion channel of A's two CQs, or null for CQs without one. */
+        public CompletionChannel channelA;
+        /** The completion channel of B's two CQs, or null for CQs without one. */
+        public CompletionChannel channelB;
 
         public Options pathMtu(Mtu m) {
             pathMtu = m;
@@ -73,10 +78,10 @@ public final class RcConnection implements AutoCloseable {
         this.a = a;
         this.b = b;
         this.options = o;
-        sendCqA = a.device().createCq(o.cqEntries);
-        recvCqA = a.device().createCq(o.cqEntries);
-        sendCqB = b.device().createCq(o.cqEntries);
-        recvCqB = b.device().createCq(o.cqEntries);
+        sendCqA = a.device().createCq(o.cqEntries, o.channelA);
+        recvCqA = a.device().createCq(o.cqEntries, o.channelA);
+        sendCqB = b.device().createCq(o.cqEntries, o.channelB);
+        recvCqB = b.device().createCq(o.cqEntries, o.channelB);
         qpA = a.pd().createQp(init(o, sendCqA, recvCqA));
         qpB = b.pd().createQp(init(o, sendCqB, recvCqB));
     }

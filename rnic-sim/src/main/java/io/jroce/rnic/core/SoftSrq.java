@@ -1,0 +1,123 @@
+package io.jroce.rnic.core;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AsyncEvent;
+import io.jroce.verbs.AsyncEventType;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QueueFullException;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.ResourceLimitException;
+import io.jroce.verbs.SharedReceiveQueue;
+
+/**
+ * A shared receive queue: one ring of receive WQEs that every QP attached to it consumes on the
+ * I/O thread, in posting order. The limit event fires once when the ring runs low (IBTA 10.2.9.3).
+ */
+final class SoftSrq implements SharedReceiveQueue {
+    final SoftPd pd;
+    final WorkQueueRing<RecvWqe> ring;
+    private final int maxSge;
+    private final AtomicInteger users = new AtomicInteger();
+    private volatile int limit;
+    private volatile boolean closed;
+
+    SoftSrq(SoftPd pd, int maxWr, int maxSge) {
+        if (maxWr < 1 || maxWr > DeviceLimits.MAX_QP_WR) {
+            throw new ResourceLimitException("SRQ max_wr must be 1.." + DeviceLimits.MAX_QP_WR + ", got " + maxWr);
+        }
+        if (maxSge < 0 || maxSge > DeviceLimits.MAX_SGE) {
+            throw new ResourceLimitException("SRQ max_sge must be 0.." + DeviceLimits.MAX_SGE + ", got " + maxSge);
+        }
+        this.pd = pd;
+        this.maxSge = maxSge;
+        int sges = Math.max(1, maxSge);
+        this.ring = new WorkQueueRing<>(maxWr, () -> new RecvWqe(sges));
+    }
+
+    @Override
+    public void postRecv(ReceiveWorkRequest wr) {
+        ensureOpen();
+        if (wr.numSge() > maxSge) {
+            throw new InvalidAttributeException("receive work request has " + wr.numSge() + " SGEs, the SRQ's max_sge is " + maxSge);
+        }
+        synchronized (this) {
+            RecvWqe wqe = ring.claim();
+            if (wqe == null) {
+                throw new QueueFullException("shared receive queue is full (" + ring.capacity() + " work requests)");
+            }
+            wqe.sg.load(wr::sge, wr.numSge(), pd, pd.softDevice().keys(), AccessFlags.LOCAL_WRITE);
+            wqe.wrId = wr.wrId();
+            ring.publish();
+        }
+    }
+
+    /** Consumes the head WQE (I/O thread) and raises the limit event when the queue runs low. */
+    void pop() {
+        ring.pop();
+        int armed = limit;
+        if (armed > 0 && available() < armed) {
+            limit = 0;
+            pd.softDevice().raiseAsyncEvent(new AsyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, this, 0));
+        }
+    }
+
+    @Override
+    public void armLimit(int srqLimit) {
+        ensureOpen();
+        if (srqLimit < 0 || srqLimit > ring.capacity()) {
+            throw new InvalidAttributeException("srq_limit must be 0.." + ring.capacity() + ", got " + srqLimit);
+        }
+        limit = srqLimit;
+    }
+
+    @Override
+    public int limit() {
+        return limit;
+    }
+
+    @Override
+    public int capacity() {
+        return ring.capacity();
+    }
+
+    @Override
+    public int available() {
+        return (int) (ring.tail() - ring.head());
+    }
+
+    @Override
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    void attach() {
+        users.incrementAndGet();
+    }
+
+    void detach() {
+        users.decrementAndGet();
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("shared receive queue is destroyed");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (users.get() > 0) {
+            throw new ResourceBusyException("shared receive queue is still used by " + users.get() + " queue pair(s)");
+        }
+        closed = true;
+        pd.srqDestroyed();
+    }
+}

@@ -1,0 +1,81 @@
+package io.jroce.stack.fault;
+
+/**
+ * The fate {@link FaultPolicy#decide} chose for one packet, for the transport to carry out.
+ * Mutable and reused: one per transport, valid until the next decision.
+ */
+public final class Verdict {
+    Fate fate;
+    String cause;
+    int corruptBit;
+    boolean duplicate;
+    long delayNs;
+    long copyDelayNs;
+    long holdNs;
+
+    void clear() {
+        fate = Fate.DELIVERED;
+        cause = null;
+        corruptBit = -1;
+        duplicate = false;
+        delayNs = 0;
+        copyDelayNs = 0;
+        holdNs = 0;
+    }
+
+    /** DELIVERED, DROPPED, CORRUPTED or REORDERED: the packet's own fate (its copy is traced apart). */
+    public Fate fate() {
+        return fate;
+    }
+
+    /** Why: "loss", "corrupt", "reorder", or the name of the rule that acted; null when delivered. */
+    public String cause() {
+        return cause;
+    }
+
+    public boolean dropped() {
+        return fate == Fate.DROPPED;
+    }
+
+    /** The bit to flip, counted from the first bit of the BTH; -1 for none. */
+    public int corruptBit() {
+        return corruptBit;
+    }
+
+    /** Whether a second copy is to be delivered as well. */
+    public boolean duplicate() {
+        return duplicate;
+    }
+
+    /** Extra delay of the packet (link delay plus jitter); it keeps the link's order. */
+    public long delayNs() {
+        return delayNs;
+    }
+
+    /** Extra delay of the copy, if {@link #duplicate}; it keeps the link's order too. */
+    public long copyDelayNs() {
+        return copyDelayNs;
+    }
+
+    /** How long the packet is held back beyond its delay, out of the link's order; 0 for none. */
+    public long holdNs() {
+        return holdNs;
+    }
+
+    void note(Fate f, String why) {
+        if (f.ordinal() > 0 && (fate == Fate.DELIVERED || precedence(f) > precedence(fate))) {
+            fate = f;
+        }
+        cause = cause == null ? why : cause + ", " + why;
+    }
+
+    /** A lost packet is lost whatever else happened; a corrupt one is dropped by its receiver. */
+    private static int precedence(Fate f) {
+        return switch (f) {
+            case DROPPED -> 3;
+            case CORRUPTED -> 2;
+            case REORDERED -> 1;
+            default -> 0;
+        };
+    }
+}

@@ -1,0 +1,272 @@
+package io.jroce.tools.pingpong;
+
+import io.jroce.tools.ArgCursor;
+import io.jroce.tools.UsageException;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.Mtu;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@code jroce rc_pingpong} was asked for: ibv_rc_pingpong's options (rdma-core v44) with
+ * their defaults, and jroce's own for what a kernel RDMA device would know by itself.
+ *
+ * @param host         the server to connect to; null to be the server
+ * @param tcpPort      -p: TCP port of the exchange
+ * @param deviceName   -d: name of the jroce device
+ * @param size         -s: message size
+ * @param mtu          -m: path MTU
+ * @param rxDepth      -r: receives posted at a time
+ * @param iters        -n: exchanges
+ * @param sl           -l: service level
+ * @param gidIndex     -g: GID index, -1 when not given
+ * @param flags        the options without a value that were given
+ * @param binds        --bind: the device's IP addresses, one GID each
+ * @param udpPort      --udp-port: RoCE UDP port of this device and of the peer
+ * @param pcap         --pcap: capture file, or null
+ * @param timeoutSeconds --timeout: longest silence of the peer, 0 for none
+ */
+record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mtu mtu, int rxDepth, int iters,
+                       int sl, int gidIndex, Flags flags, List<String> binds, int udpPort, Path pcap,
+                       int timeoutSeconds) {
+    static final int DEFAULT_TCP_PORT = 18515;
+
+    /**
+     * The options of ibv_rc_pingpong without a value.
+     *
+     * @param events      -e: sleep on CQ events instead of polling
+     * @param odp         -o: on-demand paging
+     * @param implicitOdp -O: implicit on-demand paging
+     * @param prefetch    -P: prefetch an ODP MR
+     * @param timestamps  -t: completion timestamps
+     * @param validate    -c: the client sends a pattern, the server checks it
+     * @param deviceMemory -j: device memory
+     * @param newSend     -N: the ibv_wr_* posting API
+     */
+    record Flags(boolean events, boolean odp, boolean implicitOdp, boolean prefetch, boolean timestamps,
+                 boolean validate, boolean deviceMemory, boolean newSend) {
+    }
+
+    static final String USAGE = """
+        usage: jroce rc_pingpong [options]          start a server and wait for connection
+               jroce rc_pingpong [options] <host>   connect to server at <host>
+
+        ibv_rc_pingpong (rdma-core v44) on a jroce device: the same options, TCP exchange, queue pair
+        attributes and SEND ping-pong, so either side may be jroce or the real tool on Linux rxe.
+        Prints both sides' addresses, then "<bytes> bytes in <s> seconds = <n> Mbit/sec" and
+        "<iters> iters in <s> seconds = <n> usec/iter".
+
+        options (as ibv_rc_pingpong):
+          -p, --port=<port>      listen on/connect to TCP port <port> (default 18515)
+          -d, --ib-dev=<dev>     name of the jroce device (default jroce0)
+          -i, --ib-port=<port>   port of the device: 1, the only one
+          -s, --size=<size>      size of message to exchange (default 4096)
+          -m, --mtu=<size>       path MTU: 256, 512, 1024, 2048 or 4096 (default 1024)
+          -r, --rx-depth=<dep>   number of receives to post at a time (default 500)
+          -n, --iters=<iters>    number of exchanges (default 1000)
+          -l, --sl=<sl>          service level value (default 0)
+          -g, --gid-idx=<index>  local port GID index: the index of a --bind address
+                                 (default 0, the first; ibv_rc_pingpong sends a zero GID
+                                 without -g, which RoCE cannot route)
+          -c, --chk              validate received buffer (the client sends the pattern,
+                                 the server checks it and prints "invalid data in page N")
+          -N, --new_send         use the new post send WR API (jroce has one posting API;
+                                 the SENDs on the wire are the same)
+          -e, --events           sleep on CQ events: refused, jroce has no completion channels
+          -o, --odp, -O, --iodp, -P, --prefetch
+                                 on-demand paging: refused, jroce has none
+          -t, --ts               completion timestamps: refused, jroce has none
+          -j, --dm               device memory: refused, jroce has none
+
+        jroce options (what a kernel RDMA device knows by itself):
+          --bind ADDR            IP address of the device, one GID each; repeatable
+                                 (default 127.0.0.1)
+          --udp-port N           RoCE UDP port of this device and of the peer (default 4791)
+          --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+          --timeout SECONDS      give up when the peer stays silent that long (default 0: wait
+                                 forever, as ibv_rc_pingpong does)
+        """;
+
+    boolean isClient() {
+        return host != null;
+    }
+
+    /** The GID index the QP sends from: -g, or the first --bind address. */
+    int sgidIndex() {
+        return gidIndex >= 0 ? gidIndex : 0;
+    }
+
+    static PingpongOptions parse(ArgCursor args) throws UsageException {
+        return new Parser().parse(args);
+    }
+
+    /** getopt_long as ibv_rc_pingpong calls it: "-p 1", "-p1", "--port=1", "--port 1", bundled flags "-ce". */
+    private static final class Parser {
+        private static final String WITH_VALUE = "pdismrnlg";
+        private static final String WITHOUT_VALUE = "eoOPtcjN";
+
+        private String host;
+        private int tcpPort = DEFAULT_TCP_PORT;
+        private String deviceName = "jroce0";
+        private int size = 4096;
+        private Mtu mtu = Mtu.MTU_1024;
+        private int rxDepth = 500;
+        private int iters = 1000;
+        private int sl;
+        private int gidIndex = -1;
+        private boolean events;
+        private boolean odp;
+        private boolean implicitOdp;
+        private boolean prefetch;
+        private boolean timestamps;
+        private boolean validate;
+        private boolean deviceMemory;
+        private boolean newSend;
+        private final List<String> binds = new ArrayList<>();
+        private int udpPort = AddressVector.ROCE_V2_PORT;
+        private Path pcap;
+        private int timeoutSeconds;
+
+        PingpongOptions parse(ArgCursor args) throws UsageException {
+            boolean optionsEnded = false;
+            while (args.hasNext()) {
+                String arg = args.next();
+                if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
+                    positional(arg);
+                } else if (arg.equals("--")) {
+                    optionsEnded = true;
+                } else if (arg.startsWith("--")) {
+                    longOption(arg, args);
+                } else {
+                    shortOptions(arg, args);
+                }
+            }
+            args.finish();
+            if (binds.isEmpty()) {
+                binds.add("127.0.0.1");
+            }
+            return new PingpongOptions(host, tcpPort, deviceName, size, mtu, rxDepth, iters, sl, gidIndex,
+                new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
+                List.copyOf(binds), udpPort, pcap, timeoutSeconds);
+        }
+
+        private void positional(String arg) throws UsageException {
+            if (host != null) {
+                throw new UsageException("one server host at most, got '" + host + "' and '" + arg + "'");
+            }
+            host = arg;
+        }
+
+        private void shortOptions(String arg, ArgCursor args) throws UsageException {
+            for (int i = 1; i < arg.length(); i++) {
+                char c = arg.charAt(i);
+                String name = "-" + c;
+                if (WITH_VALUE.indexOf(c) >= 0) {
+                    apply(c, name, i + 1 < arg.length() ? arg.substring(i + 1) : args.value(name));
+                    return;
+                }
+                if (WITHOUT_VALUE.indexOf(c) < 0) {
+                    throw ArgCursor.unknown(name);
+                }
+                flag(c);
+            }
+        }
+
+        private void longOption(String name, ArgCursor args) throws UsageException {
+            switch (name) {
+                case "--port" -> apply('p', name, args.value(name));
+                case "--ib-dev" -> apply('d', name, args.value(name));
+                case "--ib-port" -> apply('i', name, args.value(name));
+                case "--size" -> apply('s', name, args.value(name));
+                case "--mtu" -> apply('m', name, args.value(name));
+                case "--rx-depth" -> apply('r', name, args.value(name));
+                case "--iters" -> apply('n', name, args.value(name));
+                case "--sl" -> apply('l', name, args.value(name));
+                case "--gid-idx" -> apply('g', name, args.value(name));
+                case "--events" -> flag('e');
+                case "--odp" -> flag('o');
+                case "--iodp" -> flag('O');
+                case "--prefetch" -> flag('P');
+                case "--ts" -> flag('t');
+                case "--chk" -> flag('c');
+                case "--dm" -> flag('j');
+                case "--new_send" -> flag('N');
+                case "--bind" -> binds.add(address(args.value(name)));
+                case "--udp-port" -> udpPort = number(name, args.value(name), 1, 65535);
+                case "--pcap" -> pcap = Path.of(args.value(name));
+                case "--timeout" -> timeoutSeconds = number(name, args.value(name), 0, 86_400);
+                default -> throw ArgCursor.unknown(name);
+            }
+        }
+
+        private void apply(char option, String name, String value) throws UsageException {
+            switch (option) {
+                case 'p' -> tcpPort = number(name, value, 1, 65535);
+                case 'd' -> deviceName = value;
+                case 'i' -> {
+                    if (number(name, value, 1, Integer.MAX_VALUE) != 1) {
+                        throw new UsageException(name + " must be 1: a jroce device has one port");
+                    }
+                }
+                case 's' -> size = number(name, value, 1, Integer.MAX_VALUE);
+                case 'm' -> mtu = mtu(name, value);
+                case 'r' -> rxDepth = number(name, value, 1, Integer.MAX_VALUE - 1);
+                case 'n' -> iters = number(name, value, 1, Integer.MAX_VALUE);
+                case 'l' -> sl = number(name, value, 0, 15);
+                case 'g' -> gidIndex = number(name, value, 0, 255);
+                default -> throw new IllegalStateException("option -" + option);
+            }
+        }
+
+        private void flag(char option) {
+            switch (option) {
+                case 'e' -> events = true;
+                case 'o' -> odp = true;
+                case 'O' -> {
+                    odp = true;
+                    implicitOdp = true;
+                }
+                case 'P' -> prefetch = true;
+                case 't' -> timestamps = true;
+                case 'c' -> validate = true;
+                case 'j' -> deviceMemory = true;
+                case 'N' -> newSend = true;
+                default -> throw new IllegalStateException("flag -" + option);
+            }
+        }
+
+        /** A number as strtol with base 0 reads it: decimal, 0x hexadecimal or 0 octal. */
+        private static int number(String name, String value, int min, int max) throws UsageException {
+            try {
+                long n = Long.decode(value.trim());
+                if (n >= min && n <= max) {
+                    return (int) n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new UsageException(name + " needs a number from " + min + " to " + max + ", got '" + value + "'");
+        }
+
+        private static Mtu mtu(String name, String value) throws UsageException {
+            int bytes = number(name, value, 1, Integer.MAX_VALUE);
+            try {
+                return Mtu.fromBytes(bytes);
+            } catch (InvalidAttributeException e) {
+                throw new UsageException(name + " must be 256, 512, 1024, 2048 or 4096, got " + value);
+            }
+        }
+
+        private static String address(String literal) throws UsageException {
+            try {
+                Gid.parse(literal);
+                return literal;
+            } catch (InvalidAttributeException e) {
+                throw new UsageException("--bind needs an IP address literal, got '" + literal + "'");
+            }
+        }
+    }
+}
