@@ -18,6 +18,9 @@ public interface ProtectionDomain extends AutoCloseable {
 
     QueuePair createQp(QpInitAttributes init);
 
+    /** Allocates a memory window of type 1 or 2 (ibv_alloc_mw). */
+    MemoryWindow allocMemoryWindow(int type);
+
     /** Creates an address handle for UD sends (ibv_create_ah); the source GID index must exist. */
     AddressHandle createAddressHandle(AddressVector av);
 

@@ -35,6 +35,16 @@ public interface QueuePair extends AutoCloseable {
      */
     void postSend(SendWorkRequest wr);
 
+    /**
+     * Binds a type 1 memory window to {@code [address, address + length)} of {@code region} with
+     * remote {@code access} (ibv_bind_mw): posted on the send queue, completed in order with
+     * opcode BIND_MW. A length of 0 unbinds it. The region must have been registered with MW_BIND.
+     *
+     * @return the window's new rkey, valid once the bind completes
+     */
+    int bindMemoryWindow(MemoryWindow window, MemoryRegion region, long address, long length, int access, long wrId,
+                         boolean signaled);
+
     /** Posts a receive work request (ibv_post_recv); allowed from INIT on. */
     void postRecv(ReceiveWorkRequest wr);
 

@@ -18,6 +18,13 @@ public final class SendWorkRequest {
     private AddressHandle addressHandle;
     private int remoteQpn;
     private int remoteQkey;
+    private int invalidateRkey;
+    private MemoryWindow bindWindow;
+    private int bindRkey;
+    private MemoryRegion bindRegion;
+    private long bindAddress;
+    private long bindLength;
+    private int bindAccess;
 
     public long wrId() {
         return wrId;
@@ -146,6 +153,55 @@ public final class SendWorkRequest {
     /** The Q_Key to send; one with the high bit set means "use the QP's own Q_Key" (IBTA 10.2.4). */
     public int remoteQkey() {
         return remoteQkey;
+    }
+
+    /** The rkey a SEND_WITH_INV invalidates at the responder, or a LOCAL_INV here (ibv_send_wr.invalidate_rkey). */
+    public int invalidateRkey() {
+        return invalidateRkey;
+    }
+
+    public SendWorkRequest invalidateRkey(int rkey) {
+        this.invalidateRkey = rkey;
+        return this;
+    }
+
+    /**
+     * BIND_MW of a type 2 window (ibv_send_wr.bind_mw): {@code newRkey} must differ from the
+     * window's current rkey only in its low 8 bits (see {@link MemoryWindow#nextRkey()}).
+     */
+    public SendWorkRequest bindMw(MemoryWindow window, int newRkey, MemoryRegion region, long address, long length,
+                                  int access) {
+        this.bindWindow = window;
+        this.bindRkey = newRkey;
+        this.bindRegion = region;
+        this.bindAddress = address;
+        this.bindLength = length;
+        this.bindAccess = access;
+        return this;
+    }
+
+    public MemoryWindow bindWindow() {
+        return bindWindow;
+    }
+
+    public int bindRkey() {
+        return bindRkey;
+    }
+
+    public MemoryRegion bindRegion() {
+        return bindRegion;
+    }
+
+    public long bindAddress() {
+        return bindAddress;
+    }
+
+    public long bindLength() {
+        return bindLength;
+    }
+
+    public int bindAccess() {
+        return bindAccess;
     }
 
     /** Sum of the scatter/gather lengths (unsigned). */

@@ -14,6 +14,9 @@ public final class WorkCompletion {
     private int qpNum;
     private int srcQp;
     private int vendorErr;
+    private boolean grh;
+    private boolean withInv;
+    private int invalidatedRkey;
 
     /** Fills every field; used by the RNIC. */
     public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int byteLen,
@@ -27,11 +30,23 @@ public final class WorkCompletion {
         this.qpNum = qpNum;
         this.srcQp = srcQp;
         this.vendorErr = vendorErr;
+        this.grh = false;
+        this.withInv = false;
+        this.invalidatedRkey = 0;
+        return this;
+    }
+
+    /** Sets IBV_WC_GRH and IBV_WC_WITH_INV with the invalidated rkey; used by the RNIC. */
+    public WorkCompletion flags(boolean grh, boolean withInv, int invalidatedRkey) {
+        this.grh = grh;
+        this.withInv = withInv;
+        this.invalidatedRkey = invalidatedRkey;
         return this;
     }
 
     public WorkCompletion copyFrom(WorkCompletion o) {
-        return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr);
+        return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr)
+            .flags(o.grh, o.withInv, o.invalidatedRkey);
     }
 
     public long wrId() {
@@ -69,6 +84,21 @@ public final class WorkCompletion {
     /** Source QP number (UD receives). */
     public int srcQp() {
         return srcQp;
+    }
+
+    /** IBV_WC_GRH: the first 40 bytes of the receive buffer hold the network header (UD receives). */
+    public boolean grh() {
+        return grh;
+    }
+
+    /** IBV_WC_WITH_INV: the message was a SEND with invalidate; see {@link #invalidatedRkey()}. */
+    public boolean withInv() {
+        return withInv;
+    }
+
+    /** The rkey the SEND with invalidate invalidated (ibv_wc.invalidated_rkey). */
+    public int invalidatedRkey() {
+        return invalidatedRkey;
     }
 
     /** Implementation-specific detail of an error status (0 when none). */

@@ -8,7 +8,13 @@ public enum WrOpcode {
     SEND_WITH_IMM(WcOpcode.SEND),
     RDMA_READ(WcOpcode.RDMA_READ),
     ATOMIC_CMP_AND_SWP(WcOpcode.COMP_SWAP),
-    ATOMIC_FETCH_AND_ADD(WcOpcode.FETCH_ADD);
+    ATOMIC_FETCH_AND_ADD(WcOpcode.FETCH_ADD),
+    /** LOCAL_INV: invalidates a type 2 memory window's rkey on this side (IBTA 10.6.7.2.3? local invalidate). */
+    LOCAL_INV(WcOpcode.LOCAL_INV),
+    /** BIND_MW: binds a memory window to a region of an MR (IBTA 10.6.7). */
+    BIND_MW(WcOpcode.BIND_MW),
+    /** SEND with invalidate: the responder invalidates {@link SendWorkRequest#invalidateRkey()} (IBTA 9.4.? IETH). */
+    SEND_WITH_INV(WcOpcode.SEND);
 
     private final WcOpcode completionOpcode;
 
@@ -23,6 +29,11 @@ public enum WrOpcode {
 
     public boolean isAtomic() {
         return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD;
+    }
+
+    /** Operations the RNIC performs locally, sending nothing. */
+    public boolean isLocal() {
+        return this == LOCAL_INV || this == BIND_MW;
     }
 
     public boolean hasImmediate() {

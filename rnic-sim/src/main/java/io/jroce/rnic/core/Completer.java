@@ -152,7 +152,7 @@ final class Completer {
         retireCompleted(nowNs);
     }
 
-    private void retireCompleted(long nowNs) {
+    void retireCompleted(long nowNs) {
         WorkQueueRing<SendWqe> sq = qp.sq;
         while (!sq.isEmpty()) {
             SendWqe w = sq.at(sq.head());
@@ -173,6 +173,10 @@ final class Completer {
                 }
             } else if (!coveredByAck) {
                 break;
+            }
+            if (w.isLocal() && w.status != WcStatus.SUCCESS) {
+                fail(w, w.status);
+                return;
             }
             complete(w, WcStatus.SUCCESS);
         }

@@ -110,7 +110,11 @@ final class Requester {
             }
             if (qp.type != QpType.RC) {
                 // UC and UD are unacknowledged: a WQE is complete once its last packet is sent (IBTA 9.8).
-                completer.complete(w, WcStatus.SUCCESS);
+                if (w.isLocal() && w.status != WcStatus.SUCCESS) {
+                    completer.fail(w, w.status);
+                    return;
+                }
+                completer.complete(w, w.isLocal() ? w.status : WcStatus.SUCCESS);
                 cursor = sq.head();
                 continue;
             }
@@ -118,6 +122,9 @@ final class Requester {
             if (cursor < sq.tail() && sq.at(cursor).started) {
                 cursorPsn = completer.firstUnackedPsn(sq.at(cursor)); // still going back N
             }
+        }
+        if (qp.type == QpType.RC) {
+            completer.retireCompleted(nowNs); // a local operation may be complete already
         }
         if (hasOutstanding() && !timerArmed) {
             armTimer(nowNs);
@@ -144,6 +151,11 @@ final class Requester {
             return false;
         }
         int packets = w.packetCount(qp.mtu);
+        if (w.isLocal()) {
+            // Executed when reached, in order; it completes once everything before it has.
+            w.status = LocalOperations.execute(qp, w);
+            w.responseDone = true;
+        }
         w.started = true;
         w.firstPsn = nextPsn;
         w.lastPsn = Psn.add(nextPsn, packets - 1);
@@ -152,7 +164,7 @@ final class Requester {
         if (readAtomic) {
             outstandingReadAtomic++;
         }
-        if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM) {
+        if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.SEND_WITH_INV) {
             qp.device.counterSet().increment(Counter.RDMA_SENDS);
         }
         return true;
@@ -222,7 +234,8 @@ final class Requester {
             // A Q_Key with the high bit set means "use the QP's own Q_Key" (IBTA 10.2.4, C10-15).
             p.deth().qKey(w.remoteQkey < 0 ? qp.qkey : w.remoteQkey).sourceQp(qp.qpn);
         } else {
-            int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm);
+            int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm,
+                w.opcode == WrOpcode.SEND_WITH_INV);
             p = out.begin(qp, qp.type == QpType.UC ? opcode | TransportType.UC.opcodePrefix() : opcode, cursorPsn, payload);
         }
         boolean ackRequest = qp.type == QpType.RC && (last || ++packetsSinceAckRequest >= ACK_REQUEST_INTERVAL);
@@ -235,6 +248,9 @@ final class Requester {
         }
         if (imm) {
             p.immDt().immediateData(w.immData);
+        }
+        if (p.info().hasInvalidate()) {
+            p.ieth().rKey(w.invalidateRkey);
         }
         if (payload > 0) {
             if (w.isInline) {
@@ -251,15 +267,17 @@ final class Requester {
         noteTransmitted(cursorPsn, cursorPsn);
     }
 
-    private static int sendOpcode(boolean first, boolean last, boolean imm) {
+    private static int sendOpcode(boolean first, boolean last, boolean imm, boolean invalidate) {
         if (first && last) {
-            return imm ? Opcode.RC_SEND_ONLY_WITH_IMMEDIATE : Opcode.RC_SEND_ONLY;
+            return invalidate ? Opcode.RC_SEND_ONLY_WITH_INVALIDATE
+                : imm ? Opcode.RC_SEND_ONLY_WITH_IMMEDIATE : Opcode.RC_SEND_ONLY;
         }
         if (first) {
             return Opcode.RC_SEND_FIRST;
         }
         if (last) {
-            return imm ? Opcode.RC_SEND_LAST_WITH_IMMEDIATE : Opcode.RC_SEND_LAST;
+            return invalidate ? Opcode.RC_SEND_LAST_WITH_INVALIDATE
+                : imm ? Opcode.RC_SEND_LAST_WITH_IMMEDIATE : Opcode.RC_SEND_LAST;
         }
         return Opcode.RC_SEND_MIDDLE;
     }

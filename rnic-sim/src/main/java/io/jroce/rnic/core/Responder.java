@@ -162,7 +162,7 @@ final class Responder {
                 r.sg.scatter(GrhWriter.GRH_LENGTH, p.buffer(), p.payloadOffset(), len);
             }
             qp.recvCq.push(r.wrId, WcStatus.SUCCESS, WcOpcode.RECV, GrhWriter.GRH_LENGTH + len, imm, immData,
-                qp.qpn, srcQp, solicited);
+                qp.qpn, srcQp, solicited, true, false, 0);
             qp.device.counterSet().increment(Counter.RDMA_RECVS);
         }
         qp.consumeRecv();
@@ -194,7 +194,23 @@ final class Responder {
         }
         received += len;
         inProgress = pos.endsMessage() ? null : info.operation();
-        if (pos.endsMessage()) {
+        if (pos.endsMessage() && info.hasInvalidate()) {
+            int rkey = p.ieth().rKey();
+            SoftMw mw = qp.device.keys().lookupWindow(rkey);
+            if (mw == null || mw.type != 2 || mw.pd != qp.pd || !mw.valid) {
+                // Only a valid type 2 window of the QP's PD can be invalidated remotely (IBTA 10.6.7.2.?).
+                error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+                return;
+            }
+            mw.invalidate();
+            RecvWqe done = qp.recvHead();
+            qp.recvCq.push(done.wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn,
+                p.bth().solicitedEvent(), false, true, rkey);
+            qp.consumeRecv();
+            haveRecvWqe = false;
+            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+            msn = Psn.next(msn);
+        } else if (pos.endsMessage()) {
             boolean imm = info.hasImmediate();
             completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, received, imm, imm ? p.immDt().immediateData() : 0,
                 p.bth().solicitedEvent());
@@ -353,7 +369,11 @@ final class Responder {
             return null; // the QP's own access flags forbid the operation
         }
         SoftMr mr = qp.device.keys().lookup(rkey);
-        if (mr == null || mr.pd() != qp.pd || !mr.allows(access) || mr.offsetOf(va, len) < 0) {
+        if (mr == null) {
+            SoftMw mw = qp.device.keys().lookupWindow(rkey);
+            return mw == null ? null : mw.check(qp, va, len, access); // through a memory window (IBTA 10.6.7)
+        }
+        if (mr.pd() != qp.pd || !mr.allows(access) || mr.offsetOf(va, len) < 0) {
             return null;
         }
         return mr;

@@ -25,6 +25,15 @@ final class SendWqe {
     SoftAh ah;
     int remoteQpn;
     int remoteQkey;
+    /** SEND_WITH_INV / LOCAL_INV: the rkey to invalidate. */
+    int invalidateRkey;
+    /** BIND_MW: the window, its new rkey, and the part of a region it opens. */
+    SoftMw bindWindow;
+    int bindRkey;
+    SoftMr bindRegion;
+    long bindAddress;
+    long bindLength;
+    int bindAccess;
 
     // Requester progress (I/O thread only).
     boolean started;
@@ -51,8 +60,15 @@ final class SendWqe {
         return opcode == WrOpcode.RDMA_READ || opcode.isAtomic();
     }
 
+    boolean isLocal() {
+        return opcode.isLocal();
+    }
+
     /** Number of PSNs the operation uses: one per request packet, or per READ response packet. */
     int packetCount(int mtu) {
+        if (opcode.isLocal()) {
+            return 0;
+        }
         if (opcode.isAtomic() || length == 0) {
             return 1;
         }

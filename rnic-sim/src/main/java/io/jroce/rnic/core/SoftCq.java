@@ -86,13 +86,20 @@ final class SoftCq implements CompletionQueue {
      */
     boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
                  int qpNum, int srcQp, boolean solicited) {
+        return push(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, solicited, false, false, 0);
+    }
+
+    /** As above, with the flags of UD receives (GRH) and of SEND with invalidate (the rkey invalidated). */
+    boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
+                 int qpNum, int srcQp, boolean solicited, boolean grh, boolean withInv, int invalidatedRkey) {
         boolean added;
         boolean fire;
         lock.lock();
         try {
             added = tail - head < ring.length;
             if (added) {
-                ring[(int) (tail % ring.length)].set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0);
+                ring[(int) (tail % ring.length)].set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0)
+                    .flags(grh, withInv, invalidatedRkey);
                 tail++;
                 notEmpty.signalAll();
                 // IBTA 11.4.2.2: armed for solicited only, a solicited or an unsuccessful completion fires.

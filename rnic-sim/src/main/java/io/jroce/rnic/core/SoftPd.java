@@ -10,6 +10,7 @@ import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
@@ -90,6 +91,27 @@ final class SoftPd implements ProtectionDomain {
             throw new InvalidAttributeException("REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE, got "
                 + AccessFlags.describe(access));
         }
+    }
+
+    @Override
+    public MemoryWindow allocMemoryWindow(int type) {
+        ensureOpen();
+        if (type != 1 && type != 2) {
+            throw new InvalidAttributeException("memory window type must be 1 or 2, got " + type);
+        }
+        SoftMw mw = new SoftMw(this, type);
+        mw.rkey(device.keys().allocate(mw));
+        users.incrementAndGet();
+        return mw;
+    }
+
+    void deallocWindow(SoftMw mw) {
+        device.io().call(() -> {
+            mw.invalidate();
+            device.keys().release(mw.rkey());
+            return null;
+        });
+        users.decrementAndGet();
     }
 
     void deregister(SoftMr mr) {

@@ -3,6 +3,8 @@ package io.jroce.rnic.core;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AccessViolationException;
+import io.jroce.verbs.InvalidKeyException;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
@@ -253,6 +255,11 @@ final class SoftQp implements QueuePair {
 
     @Override
     public void postSend(SendWorkRequest wr) {
+        post(wr, false);
+    }
+
+    /** @param type1Bind a BIND_MW of a type 1 window, already checked by {@link #bindMemoryWindow} */
+    private void post(SendWorkRequest wr, boolean type1Bind) {
         ensureOpen();
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
@@ -285,6 +292,12 @@ final class SoftQp implements QueuePair {
         }
         if (inline && length > maxInline) {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
+        }
+        if (op == WrOpcode.BIND_MW && !type1Bind) {
+            checkBind(wr.bindWindow(), wr.bindRkey(), wr.bindRegion(), wr.bindAddress(), wr.bindLength(), wr.bindAccess(), 2);
+        }
+        if (op == WrOpcode.SEND_WITH_INV && type != QpType.RC) {
+            throw new InvalidAttributeException("SEND_WITH_INV is only available on RC QPs");
         }
         if (op.isAtomic() && (wr.numSge() != 1 || length != 8)) {
             // IBTA 9.4.5: atomics operate on exactly 8 bytes.
@@ -320,6 +333,13 @@ final class SoftQp implements QueuePair {
             wqe.compareAdd = wr.compareAdd();
             wqe.swap = wr.swap();
             wqe.ah = ah;
+            wqe.invalidateRkey = wr.invalidateRkey();
+            wqe.bindWindow = op == WrOpcode.BIND_MW ? (SoftMw) wr.bindWindow() : null;
+            wqe.bindRkey = wr.bindRkey();
+            wqe.bindRegion = op == WrOpcode.BIND_MW ? (SoftMr) wr.bindRegion() : null;
+            wqe.bindAddress = wr.bindAddress();
+            wqe.bindLength = wr.bindLength();
+            wqe.bindAccess = wr.bindAccess();
             wqe.remoteQpn = wr.remoteQpn();
             wqe.remoteQkey = wr.remoteQkey();
             wqe.resetProgress();
@@ -333,12 +353,67 @@ final class SoftQp implements QueuePair {
         boolean ok = switch (type) {
             case RC -> true;
             case UC -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE
-                || op == WrOpcode.RDMA_WRITE_WITH_IMM;
+                || op == WrOpcode.RDMA_WRITE_WITH_IMM || op.isLocal();
             case UD -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM;
         };
         if (!ok) {
             throw new InvalidAttributeException(op + " is not available on a " + type + " QP");
         }
+    }
+
+    /**
+     * Checks a memory window bind (IBTA 10.6.7.2): a window of this PD and the right type, a region
+     * of this PD registered with MW_BIND that holds the range, and access that the region's local
+     * access supports (remote write and atomic need LOCAL_WRITE on the region).
+     */
+    private void checkBind(io.jroce.verbs.MemoryWindow window, int newRkey, io.jroce.verbs.MemoryRegion region,
+                           long address, long length, int access, int type) {
+        if (!(window instanceof SoftMw mw) || mw.pd != pd) {
+            throw new InvalidAttributeException("the memory window must be one of this QP's protection domain");
+        }
+        if (mw.isClosed()) {
+            throw new ResourceClosedException("the memory window is deallocated");
+        }
+        if (mw.type != type) {
+            throw new InvalidAttributeException("a type " + mw.type + " window is bound with "
+                + (mw.type == 1 ? "QueuePair.bindMemoryWindow" : "a BIND_MW work request"));
+        }
+        if (!KeyTable.sameSlot(mw.rkey(), newRkey)) {
+            throw new InvalidAttributeException("the new rkey 0x" + Integer.toHexString(newRkey)
+                + " may change only the low 8 bits of 0x" + Integer.toHexString(mw.rkey()) + " (ibv_inc_rkey)");
+        }
+        if (length == 0) {
+            return; // unbinding
+        }
+        if (!(region instanceof SoftMr mr) || mr.pd() != pd || mr.isClosed()) {
+            throw new InvalidKeyException("the region to bind must be a registered region of this protection domain");
+        }
+        if (!mr.allows(AccessFlags.MW_BIND)) {
+            throw new AccessViolationException(mr + " was not registered with MW_BIND");
+        }
+        if (length < 0 || mr.offsetOf(address, length) < 0) {
+            throw new AccessViolationException("window [0x" + Long.toHexString(address) + ", +" + length + ") lies outside " + mr);
+        }
+        int remote = AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC;
+        if ((access & ~remote) != 0) {
+            throw new InvalidAttributeException("window access may only grant remote access, got " + AccessFlags.describe(access));
+        }
+        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && !mr.allows(AccessFlags.LOCAL_WRITE)) {
+            throw new AccessViolationException("remote write or atomic access through a window needs LOCAL_WRITE on " + mr);
+        }
+    }
+
+    @Override
+    public int bindMemoryWindow(io.jroce.verbs.MemoryWindow window, io.jroce.verbs.MemoryRegion region, long address,
+                                long length, int access, long wrId, boolean signaled) {
+        int newRkey = window == null ? 0 : window.nextRkey();
+        checkBind(window, newRkey, region, address, length, access, 1);
+        // Type 1 binds go through the send queue like a BIND_MW, so they complete in order.
+        SendWorkRequest wr = new SendWorkRequest().wrId(wrId).opcode(WrOpcode.BIND_MW)
+            .sendFlags(signaled ? SendFlags.SIGNALED : 0)
+            .bindMw(window, newRkey, region, address, length, access);
+        post(wr, true);
+        return newRkey;
     }
 
     private SoftAh checkUd(SendWorkRequest wr) {
