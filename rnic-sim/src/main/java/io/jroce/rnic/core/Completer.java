@@ -6,6 +6,7 @@ import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
 
@@ -228,15 +229,18 @@ final class Completer {
 
     /** Retires the head WQE with {@code status}, writing a completion when it is due. */
     void complete(SendWqe w, WcStatus status) {
-        if (w.signaled || status != WcStatus.SUCCESS) {
-            int byteLen = (int) w.length;
-            qp.sendCq.push(w.wrId, status, w.opcode.completionOpcode(), byteLen, false, 0, qp.qpn, 0);
-        }
+        boolean due = w.signaled || status != WcStatus.SUCCESS;
+        long wrId = w.wrId;
+        WcOpcode opcode = w.opcode.completionOpcode();
+        int byteLen = (int) w.length;
         if (w.started && w.isReadOrAtomic() && req.outstandingReadAtomic > 0) {
             req.outstandingReadAtomic--;
         }
         w.started = false;
-        qp.sq.pop();
+        qp.sq.pop(); // before the completion is visible: a poller may post into the freed slot at once
+        if (due) {
+            qp.sendCq.push(wrId, status, opcode, byteLen, false, 0, qp.qpn, 0);
+        }
     }
 
     /**

@@ -147,25 +147,29 @@ final class Responder {
             qp.device.counterSet().increment(Counter.DROP_NO_RECV_WQE);
             return;
         }
+        long wrId = r.wrId;
         int srcQp = p.deth().sourceQp();
         boolean imm = p.info().hasImmediate();
         int immData = imm ? p.immDt().immediateData() : 0;
         int len = p.payloadLength();
         boolean solicited = p.bth().solicitedEvent();
+        WcStatus status;
         if (!r.sg.regionsValid(qp.device.keys())) {
-            qp.recvCq.push(r.wrId, WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, false, 0, qp.qpn, srcQp, solicited);
+            status = WcStatus.LOC_PROT_ERR;
         } else if (GrhWriter.GRH_LENGTH + len > r.sg.totalLength()) {
-            qp.recvCq.push(r.wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, false, 0, qp.qpn, srcQp, solicited);
+            status = WcStatus.LOC_LEN_ERR;
         } else {
             r.sg.scatter(0, grh.write(src, dst, p.length()), 0, GrhWriter.GRH_LENGTH);
             if (len > 0) {
                 r.sg.scatter(GrhWriter.GRH_LENGTH, p.buffer(), p.payloadOffset(), len);
             }
-            qp.recvCq.push(r.wrId, WcStatus.SUCCESS, WcOpcode.RECV, GrhWriter.GRH_LENGTH + len, imm, immData,
-                qp.qpn, srcQp, solicited, true, false, 0);
+            status = WcStatus.SUCCESS;
             qp.device.counterSet().increment(Counter.RDMA_RECVS);
         }
-        qp.consumeRecv();
+        qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
+        boolean ok = status == WcStatus.SUCCESS;
+        qp.recvCq.push(wrId, status, WcOpcode.RECV, ok ? GrhWriter.GRH_LENGTH + len : 0, ok && imm, immData,
+            qp.qpn, srcQp, solicited, ok, false, 0);
     }
 
     private boolean sequenceValid(OpcodeInfo info) {
@@ -203,10 +207,10 @@ final class Responder {
                 return;
             }
             mw.invalidate();
-            RecvWqe done = qp.recvHead();
-            qp.recvCq.push(done.wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn,
+            long wrId = qp.recvHead().wrId;
+            qp.consumeRecv(); // before the completion is visible, as in completeRecv
+            qp.recvCq.push(wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn,
                 p.bth().solicitedEvent(), false, true, rkey);
-            qp.consumeRecv();
             haveRecvWqe = false;
             qp.device.counterSet().increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
@@ -408,9 +412,9 @@ final class Responder {
 
     private void completeRecv(WcStatus status, WcOpcode opcode, long byteLen, boolean withImm, int imm,
                               boolean solicited) {
-        RecvWqe r = qp.recvHead();
-        qp.recvCq.push(r.wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn, solicited);
-        qp.consumeRecv();
+        long wrId = qp.recvHead().wrId;
+        qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
+        qp.recvCq.push(wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn, solicited);
         haveRecvWqe = false;
     }
 

@@ -484,9 +484,9 @@ final class SoftQp implements QueuePair {
     void flush() {
         requester.flush();
         while (!rq.isEmpty()) {
-            RecvWqe r = rq.at(rq.head());
-            recvCq.push(r.wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qpn, 0);
-            rq.pop();
+            long wrId = rq.at(rq.head()).wrId;
+            rq.pop(); // before the completion is visible: a poller may post into the freed slot at once
+            recvCq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qpn, 0);
         }
         responder.abort();
     }

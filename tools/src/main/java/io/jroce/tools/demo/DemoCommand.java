@@ -35,10 +35,11 @@ public final class DemoCommand implements Command {
         DemoOptions options = DemoOptions.parse(args);
         SplittableRandom psns = new SplittableRandom(options.seed());
         int status;
+        // jroce0 takes part in every exchange: its capture holds each packet of the demo once.
         try (Endpoint requester = new Endpoint("jroce0", options.requesterAddress(), options.requesterPort(),
-                 psns.nextInt(1 << 24));
+                 psns.nextInt(1 << 24), options.pcap());
              Endpoint responder = new Endpoint("jroce1", options.responderAddress(), options.responderPort(),
-                 psns.nextInt(1 << 24))) {
+                 psns.nextInt(1 << 24), null)) {
             status = connectAndRun(options, requester, responder, out, err);
         } catch (TransportException e) {
             err.println("jroce demo: error: cannot open the RNICs: " + e.getMessage());

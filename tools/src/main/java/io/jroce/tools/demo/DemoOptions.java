@@ -5,6 +5,7 @@ import io.jroce.tools.UsageException;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.Mtu;
+import java.nio.file.Path;
 
 /**
  * What {@code jroce demo} was asked for.
@@ -14,10 +15,12 @@ import io.jroce.verbs.Mtu;
  * @param port           UDP port of the first RNIC (of both, for IPv4)
  * @param seed           seed of the random data, so that a failing run can be repeated
  * @param timeoutSeconds longest wait for the completions of one step
+ * @param pcap           capture file of jroce0's packets, or null
  */
-record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSeconds) {
+record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSeconds, Path pcap) {
     static final String USAGE = """
         usage: jroce demo [--mtu 256|512|1024|2048|4096] [--ipv6] [--port N] [--seed N] [--timeout SECONDS]
+                          [--pcap FILE]
 
         Opens two software RNICs, jroce0 on 127.0.0.1 and jroce1 on 127.0.0.2 (UDP port 4791),
         connects one RC queue pair on each (INIT -> RTR -> RTS) and runs, from jroce0 to jroce1:
@@ -33,6 +36,8 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
           --port N           UDP port (default 4791)
           --seed N           seed of the random message contents (default 1)
           --timeout SECONDS  longest wait for one step's completions (default 10)
+          --pcap FILE        capture what jroce0 sends and receives, which is every packet of the
+                             demo once (pcap, for Wireshark)
         """;
 
     static DemoOptions parse(ArgCursor args) throws UsageException {
@@ -41,6 +46,7 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
         int port = AddressVector.ROCE_V2_PORT;
         long seed = 1;
         int timeout = 10;
+        Path pcap = null;
         while (args.hasNext()) {
             String option = args.next();
             switch (option) {
@@ -49,11 +55,12 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
                 case "--port" -> port = args.intValue(option, 1, 65534);
                 case "--seed" -> seed = args.intValue(option, 0, Integer.MAX_VALUE);
                 case "--timeout" -> timeout = args.intValue(option, 1, 3600);
+                case "--pcap" -> pcap = Path.of(args.value(option));
                 default -> throw ArgCursor.unknown(option);
             }
         }
         args.finish();
-        return new DemoOptions(mtu, ipv6, port, seed, timeout);
+        return new DemoOptions(mtu, ipv6, port, seed, timeout, pcap);
     }
 
     private static Mtu mtu(int bytes) throws UsageException {

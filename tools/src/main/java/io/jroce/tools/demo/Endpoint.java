@@ -15,6 +15,7 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
+import java.nio.file.Path;
 
 /**
  * One side of the demo: an RNIC with a protection domain, two memory regions, a completion queue
@@ -44,14 +45,22 @@ final class Endpoint implements AutoCloseable {
     private final CompletionQueue cq;
     private final QueuePair qp;
 
-    /** Opens the RNIC and creates every resource; on failure releases those already created. */
-    Endpoint(String name, String address, int port, int psn) {
+    /**
+     * Opens the RNIC and creates every resource; on failure releases those already created.
+     *
+     * @param pcap where the RNIC captures its packets, or null
+     */
+    Endpoint(String name, String address, int port, int psn, Path pcap) {
         this.name = name;
         this.address = address;
         this.port = port;
         this.psn = psn;
         try {
-            device = closer.register(SoftRnic.builder().name(name).address(address).udpPort(port).open());
+            SoftRnic.Builder builder = SoftRnic.builder().name(name).address(address).udpPort(port);
+            if (pcap != null) {
+                builder.pcap(pcap);
+            }
+            device = closer.register(builder.open());
             ProtectionDomain pd = closer.register(device.allocPd());
             localMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE));
             remoteMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE | REMOTE_ACCESS));

@@ -32,6 +32,9 @@ public final class DevinfoCommand implements Command {
         DevinfoOptions options = DevinfoOptions.parse(args);
         SoftRnic.Builder builder = SoftRnic.builder().name(options.name()).udpPort(options.port());
         options.addresses().forEach(builder::address);
+        if (options.pcap() != null) {
+            builder.pcap(options.pcap());
+        }
         try (RdmaDevice device = builder.open()) {
             out.print(DevinfoPrinter.format(device.name(), device.queryDevice(), device.queryPort(), device.gids(),
                 device.counters(), options.verbose()));

@@ -5,6 +5,7 @@ import io.jroce.tools.UsageException;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,10 +16,11 @@ import java.util.List;
  * @param verbose   also the device attributes, the GID table and the counters
  * @param addresses IP address literals the device binds, one GID each
  * @param port      UDP port it binds
+ * @param pcap      capture file while the device is open, or null
  */
-record DevinfoOptions(String name, boolean verbose, List<String> addresses, int port) {
+record DevinfoOptions(String name, boolean verbose, List<String> addresses, int port, Path pcap) {
     static final String USAGE = """
-        usage: jroce devinfo [-d NAME] [-v] [--bind ADDR ...] [--port N]
+        usage: jroce devinfo [-d NAME] [-v] [--bind ADDR ...] [--port N] [--pcap FILE]
 
         Opens a jroce device and prints its attributes as ibv_devinfo prints an RDMA device's.
         The device binds a UDP socket for each address while it is open: another jroce (or the
@@ -29,6 +31,7 @@ record DevinfoOptions(String name, boolean verbose, List<String> addresses, int 
           -v, --verbose      also print the device attributes, the GID table and the counters
           --bind ADDR        IP address of the device, repeatable: one GID each (default 127.0.0.1)
           --port N           UDP port (default 4791)
+          --pcap FILE        capture what the device sends and receives while open (pcap)
         """;
 
     static DevinfoOptions parse(ArgCursor args) throws UsageException {
@@ -36,6 +39,7 @@ record DevinfoOptions(String name, boolean verbose, List<String> addresses, int 
         boolean verbose = false;
         List<String> addresses = new ArrayList<>();
         int port = AddressVector.ROCE_V2_PORT;
+        Path pcap = null;
         while (args.hasNext()) {
             String option = args.next();
             switch (option) {
@@ -43,6 +47,7 @@ record DevinfoOptions(String name, boolean verbose, List<String> addresses, int 
                 case "-v", "--verbose" -> verbose = true;
                 case "--bind" -> addresses.add(address(args.value(option)));
                 case "--port" -> port = args.intValue(option, 1, 65535);
+                case "--pcap" -> pcap = Path.of(args.value(option));
                 default -> throw ArgCursor.unknown(option);
             }
         }
@@ -50,7 +55,7 @@ record DevinfoOptions(String name, boolean verbose, List<String> addresses, int 
         if (addresses.isEmpty()) {
             addresses.add("127.0.0.1");
         }
-        return new DevinfoOptions(name, verbose, List.copyOf(addresses), port);
+        return new DevinfoOptions(name, verbose, List.copyOf(addresses), port, pcap);
     }
 
     private static String address(String literal) throws UsageException {

@@ -4,6 +4,7 @@ import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.Closer;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
@@ -20,6 +21,8 @@ import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.VerbsException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The verbs resources of one side (struct pingpong_context): a device, a PD, one buffer registered
@@ -36,6 +39,10 @@ final class PingpongContext implements AutoCloseable {
     private final Closer closer = new Closer();
     private final PingpongOptions options;
     private RdmaDevice device;
+    /** The completion channel of -e, or null. */
+    private CompletionChannel channel;
+    /** CQ events taken from {@link #channel} (num_cq_events), acknowledged before the CQ is destroyed. */
+    private int eventsTaken;
     private MemoryRegion mr;
     private CompletionQueue cq;
     private QueuePair qp;
@@ -72,9 +79,15 @@ final class PingpongContext implements AutoCloseable {
             builder.pcap(options.pcap());
         }
         device = step("Couldn't get context for " + options.deviceName(), () -> closer.register(builder.open()));
+        if (options.flags().events()) {
+            channel = step("Couldn't create completion channel",
+                () -> closer.register(device.createCompletionChannel()));
+        }
         ProtectionDomain pd = step("Couldn't allocate PD", () -> closer.register(device.allocPd()));
         mr = registerBuffer(pd);
-        cq = step("Couldn't create CQ", () -> closer.register(device.createCq(options.rxDepth() + 1)));
+        cq = step("Couldn't create CQ", () -> closer.register(channel == null
+            ? device.createCq(options.rxDepth() + 1) : device.createCq(options.rxDepth() + 1, channel)));
+        closer.register(this::acknowledgeEvents); // closed before the CQ
         QpInitAttributes init = new QpInitAttributes().type(QpType.RC).cq(cq)
             .maxSendWr(1).maxRecvWr(options.rxDepth()).maxSendSge(1).maxRecvSge(1);
         qp = step("Couldn't create QP", () -> closer.register(pd.createQp(init)));
@@ -131,7 +144,7 @@ final class PingpongContext implements AutoCloseable {
      * one, so a peer that sent no GID (run without -g) cannot be reached.
      */
     void connect(PingpongDest dest, int myPsn) throws PingpongException {
-        AddressVector av = new AddressVector().serviceLevel(options.sl()).udpPort(options.udpPort());
+        AddressVector av = new AddressVector().serviceLevel(options.sl()).udpPort(options.peerUdpPort());
         if (dest.hasGlobalRoute()) {
             av.destGid(dest.gid()).hopLimit(1).sgidIndex(options.sgidIndex());
             checkSameFamily(dest.gid(), gid(options.sgidIndex()));
@@ -193,6 +206,31 @@ final class PingpongContext implements AutoCloseable {
         return cq;
     }
 
+    CompletionChannel channel() {
+        return channel;
+    }
+
+    /** -e: arms the CQ for its next completion (ibv_req_notify_cq(cq, 0)). */
+    void requestNotification() throws PingpongException {
+        step("Couldn't request CQ notification", () -> {
+            cq.requestNotification(false);
+            return null;
+        });
+    }
+
+    /** One more event was taken from the channel. */
+    void eventTaken() {
+        eventsTaken++;
+    }
+
+    /** ibv_ack_cq_events(cq, num_cq_events): a CQ with unacknowledged events cannot be destroyed. */
+    private void acknowledgeEvents() {
+        if (eventsTaken > 0) {
+            cq.ackEvents(eventsTaken);
+            eventsTaken = 0;
+        }
+    }
+
     /**
      * What the client of ibv_rc_pingpong -c writes before its first send: at the start of each
      * page, {@code i / page_size % sizeof(char)}. sizeof(char) is 1, so that is 0 on every page;
@@ -206,9 +244,9 @@ final class PingpongContext implements AutoCloseable {
     }
 
     /** The pages whose first byte is not what {@link #writeValidationPattern()} writes, in order. */
-    java.util.List<Integer> invalidPages() {
+    List<Integer> invalidPages() {
         ByteBuffer buf = mr.buffer();
-        java.util.List<Integer> invalid = new java.util.ArrayList<>();
+        List<Integer> invalid = new ArrayList<>();
         for (int i = 0; i < options.size(); i += PAGE_SIZE) {
             if (buf.get(i) != (byte) (i / PAGE_SIZE % Byte.BYTES)) {
                 invalid.add(i / PAGE_SIZE);

@@ -25,13 +25,14 @@ import java.util.List;
  * @param gidIndex     -g: GID index, -1 when not given
  * @param flags        the options without a value that were given
  * @param binds        --bind: the device's IP addresses, one GID each
- * @param udpPort      --udp-port: RoCE UDP port of this device and of the peer
+ * @param udpPort      --udp-port: RoCE UDP port of this device
+ * @param peerUdpPort  --peer-udp-port: RoCE UDP port of the peer (default: the same)
  * @param pcap         --pcap: capture file, or null
  * @param timeoutSeconds --timeout: longest silence of the peer, 0 for none
  */
 record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mtu mtu, int rxDepth, int iters,
-                       int sl, int gidIndex, Flags flags, List<String> binds, int udpPort, Path pcap,
-                       int timeoutSeconds) {
+                       int sl, int gidIndex, Flags flags, List<String> binds, int udpPort, int peerUdpPort,
+                       Path pcap, int timeoutSeconds) {
     static final int DEFAULT_TCP_PORT = 18515;
 
     /**
@@ -75,7 +76,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
                                  the server checks it and prints "invalid data in page N")
           -N, --new_send         use the new post send WR API (jroce has one posting API;
                                  the SENDs on the wire are the same)
-          -e, --events           sleep on CQ events: refused, jroce has no completion channels
+          -e, --events           sleep on CQ events (default poll)
           -o, --odp, -O, --iodp, -P, --prefetch
                                  on-demand paging: refused, jroce has none
           -t, --ts               completion timestamps: refused, jroce has none
@@ -84,7 +85,9 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
         jroce options (what a kernel RDMA device knows by itself):
           --bind ADDR            IP address of the device, one GID each; repeatable
                                  (default 127.0.0.1)
-          --udp-port N           RoCE UDP port of this device and of the peer (default 4791)
+          --udp-port N           RoCE UDP port of this device, and of the peer (default 4791)
+          --peer-udp-port N      RoCE UDP port of the peer if it differs (two devices on one
+                                 address, e.g. both on ::1)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
           --timeout SECONDS      give up when the peer stays silent that long (default 0: wait
                                  forever, as ibv_rc_pingpong does)
@@ -127,6 +130,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
         private boolean newSend;
         private final List<String> binds = new ArrayList<>();
         private int udpPort = AddressVector.ROCE_V2_PORT;
+        private int peerUdpPort = -1;
         private Path pcap;
         private int timeoutSeconds;
 
@@ -150,7 +154,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
             }
             return new PingpongOptions(host, tcpPort, deviceName, size, mtu, rxDepth, iters, sl, gidIndex,
                 new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
-                List.copyOf(binds), udpPort, pcap, timeoutSeconds);
+                List.copyOf(binds), udpPort, peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, timeoutSeconds);
         }
 
         private void positional(String arg) throws UsageException {
@@ -196,6 +200,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
                 case "--new_send" -> flag('N');
                 case "--bind" -> binds.add(address(args.value(name)));
                 case "--udp-port" -> udpPort = number(name, args.value(name), 1, 65535);
+                case "--peer-udp-port" -> peerUdpPort = number(name, args.value(name), 1, 65535);
                 case "--pcap" -> pcap = Path.of(args.value(name));
                 case "--timeout" -> timeoutSeconds = number(name, args.value(name), 0, 86_400);
                 default -> throw ArgCursor.unknown(name);

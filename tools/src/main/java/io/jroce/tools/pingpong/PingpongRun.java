@@ -21,6 +21,9 @@ final class PingpongRun {
             if (routs < options.rxDepth()) {
                 throw new PingpongException("Couldn't post receive (" + routs + ")", ctx.lastPostFailure());
             }
+            if (options.flags().events()) {
+                ctx.requestNotification();
+            }
             int lid = ctx.device().queryPort().lid(); // 0 on RoCE, whose link layer is Ethernet
             Gid gid = ctx.gid(options.sgidIndex());
             PingpongDest mine = new PingpongDest(lid, ctx.qpNum(), ThreadLocalRandom.current().nextInt(1 << 24), gid);
@@ -38,7 +41,9 @@ final class PingpongRun {
                 }
             }
 
-            CompletionWaiter waiter = new CompletionWaiter(ctx.cq(), options.timeoutSeconds());
+            CompletionWaiter waiter = options.flags().events()
+                ? new EventWaiter(ctx, options.timeoutSeconds())
+                : new PollingWaiter(ctx.cq(), options.timeoutSeconds());
             long elapsedNs = new PingpongLoop(ctx, waiter, options.iters(), options.rxDepth(), routs)
                 .run(options.isClient());
             PingpongReport.print(out, options.size(), options.iters(), elapsedNs);

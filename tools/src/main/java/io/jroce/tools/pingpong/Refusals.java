@@ -17,9 +17,6 @@ final class Refusals {
         if (!f.odp() && f.prefetch()) {
             return "prefetch is valid only with on-demand memory region";
         }
-        if (f.events()) {
-            return "Couldn't create completion channel (-e/--events: jroce has no completion channels yet)";
-        }
         if (f.odp()) {
             return "The device isn't ODP capable or does not support RC send and receive with ODP"
                 + " (-o/-O/--odp/--iodp: jroce has no on-demand paging)";

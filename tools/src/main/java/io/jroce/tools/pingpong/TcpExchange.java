@@ -119,7 +119,9 @@ final class TcpExchange {
             try {
                 connector.connect(remote);
             } catch (PingpongException e) {
-                throw new PingpongException(e.getMessage() + "\nCouldn't connect to remote QP", e.getCause());
+                PingpongException failed = new PingpongException(e.getMessage() + "\nCouldn't connect to remote QP");
+                failed.initCause(e);
+                throw failed;
             }
             try {
                 out.write(mine.toMessage());
