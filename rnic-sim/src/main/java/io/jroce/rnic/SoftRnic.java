@@ -11,7 +11,11 @@ import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
 import io.jroce.stack.fabric.FabricEndpoint;
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.fault.FaultInjectingTransport;
+import io.jroce.stack.fault.FaultPolicy;
+import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.RoceTransport;
 import io.jroce.stack.udp.UdpTransport;
 import io.jroce.stack.udp.UdpTransportException;
 import io.jroce.verbs.AddressVector;
@@ -50,6 +54,8 @@ public final class SoftRnic {
         private final List<String> addresses = new ArrayList<>();
         private int udpPort = AddressVector.ROCE_V2_PORT;
         private Mtu activeMtu = Mtu.MTU_4096;
+        private FaultPolicy faults;
+        private PacketTrace faultTrace;
         private Path pcap;
 
         private Builder() {
@@ -92,6 +98,17 @@ public final class SoftRnic {
             return this;
         }
 
+        /**
+         * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
+         * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
+         * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
+         */
+        public Builder faults(FaultPolicy policy, PacketTrace trace) {
+            this.faults = policy;
+            this.faultTrace = trace;
+            return this;
+        }
+
         private List<Gid> gids() {
             if (addresses.isEmpty()) {
                 throw new InvalidAttributeException("a device needs at least one address(...)");
@@ -124,7 +141,13 @@ public final class SoftRnic {
                     + ": " + e.getMessage(), e);
             }
             EventLoopIoContext io = new EventLoopIoContext(transport.eventLoop());
-            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, transport, io, counters));
+            RoceTransport wire = transport;
+            if (faults != null) {
+                wire = new FaultInjectingTransport(transport, faults, faultTrace != null ? faultTrace : new PacketTrace(1024),
+                    System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS));
+            }
+            RoceTransport finalWire = wire;
+            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters));
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             return device;
         }

@@ -3,6 +3,7 @@ package io.jroce.rnic;
 import java.util.List;
 
 import io.jroce.rnic.ModelMemory.Region;
+import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
@@ -11,19 +12,20 @@ import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WrOpcode;
 
 /**
- * One send work request of a reliability workload, posted by side A of a {@link FabricPair}, with
- * what it must produce: local regions in A's memory, remote offset in B's, and the receive WQE on
- * B it consumes (SEND, SEND with immediate, RDMA WRITE with immediate).
+ * One send work request of a reliability workload, with what it must produce: local regions in
+ * the requester's memory, remote offset in the responder's, and the receive WQE of the responder
+ * it consumes (SEND, SEND with immediate, RDMA WRITE with immediate).
  */
 record RcOp(int index, WrOpcode opcode, int length, List<Region> local, int remoteOffset, int imm,
             long compareAdd, long swap, Recv recv) {
 
     /** A receive WQE posted on B, and the completion it must end with. */
     record Recv(int index, List<Region> sges, WcOpcode opcode, int byteLen, boolean withImm, int imm) {
-        ReceiveWorkRequest toWorkRequest(FabricPair p) {
+        /** @param mr the responder's memory the workload's "b" model stands for */
+        ReceiveWorkRequest toWorkRequest(MemoryRegion mr) {
             ScatterGatherEntry[] sg = new ScatterGatherEntry[sges.size()];
             for (int i = 0; i < sg.length; i++) {
-                sg[i] = ScatterGatherEntry.of(p.b.mr, sges.get(i).offset(), sges.get(i).length());
+                sg[i] = ScatterGatherEntry.of(mr, sges.get(i).offset(), sges.get(i).length());
             }
             return new ReceiveWorkRequest().wrId(RECV_WR_ID_BASE + index).sgList(sg);
         }
@@ -32,17 +34,18 @@ record RcOp(int index, WrOpcode opcode, int length, List<Region> local, int remo
     /** Receive WR ids start here, so that a send and a receive completion are never confused. */
     static final long RECV_WR_ID_BASE = 1_000_000;
 
-    SendWorkRequest toWorkRequest(FabricPair p) {
+    /** @param localMr the requester's memory ("a"), {@code remoteMr} the responder's ("b") */
+    SendWorkRequest toWorkRequest(MemoryRegion localMr, MemoryRegion remoteMr) {
         ScatterGatherEntry[] sg = new ScatterGatherEntry[local.size()];
         for (int i = 0; i < sg.length; i++) {
-            sg[i] = ScatterGatherEntry.of(p.a.mr, local.get(i).offset(), local.get(i).length());
+            sg[i] = ScatterGatherEntry.of(localMr, local.get(i).offset(), local.get(i).length());
         }
         SendWorkRequest wr = new SendWorkRequest().wrId(index).opcode(opcode).sendFlags(SendFlags.SIGNALED).sgList(sg);
         if (opcode.hasImmediate()) {
             wr.immData(imm);
         }
         if (remoteOffset >= 0) {
-            wr.remoteAddress(p.b.mr.address() + remoteOffset).rkey(p.b.mr.rkey());
+            wr.remoteAddress(remoteMr.address() + remoteOffset).rkey(remoteMr.rkey());
         }
         if (opcode.isAtomic()) {
             wr.compareAdd(compareAdd).swap(swap);

@@ -40,4 +40,18 @@ class RcReliabilityFabricTest {
     void mixed(long seed) {
         new ReliabilityRun(RcWorkload.Mix.MIXED, seed).runAndCheck();
     }
+
+    /** Every operation both ways at once: each QP is requester and responder, on shared links. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("io.jroce.rnic.Seeds#seeds")
+    void mixedBothWays(long seed) {
+        new ReliabilityRun(RcWorkload.Mix.MIXED, seed).bothWays().runAndCheck();
+    }
+
+    /** Every operation, with receive WQEs posted late: RNR NAKs on top of the lossy network. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("io.jroce.rnic.Seeds#seeds")
+    void mixedWithLateReceives(long seed) {
+        new ReliabilityRun(RcWorkload.Mix.MIXED, seed).lateReceives().runAndCheck();
+    }
 }

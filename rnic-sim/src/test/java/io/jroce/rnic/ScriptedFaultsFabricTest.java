@@ -45,7 +45,8 @@ class ScriptedFaultsFabricTest {
             try {
                 body.accept(p);
             } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "\nrules " + fabric.faults().rules() + "\ncounters A "
+                throw new AssertionError(e.getMessage() + "\nfabric seed " + fabric.seed() + ", rules "
+                    + fabric.faults().rules() + "\ncounters A "
                     + p.a.device.counters() + "\ncounters B " + p.b.device.counters() + "\n"
                     + fabric.trace().dump(200), e);
             }

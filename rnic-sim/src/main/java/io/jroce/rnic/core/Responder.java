@@ -363,7 +363,13 @@ final class Responder {
                     sendAtomicAck(psn, replay.original(psn));
                 }
             }
-            default -> qp.device.engine().sender().ack(qp, Psn.add(expectedPsn, -1), msn);
+            default -> {
+                // Acknowledge the duplicate itself, when it asks: ePSN - 1 could be the last PSN of a
+                // READ whose responses the requester is still missing, and would read as an implicit NAK.
+                if (p.bth().ackRequest()) {
+                    qp.device.engine().sender().ack(qp, psn, msn);
+                }
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 import io.jroce.stack.fault.Addresses;
 import io.jroce.stack.fault.Fate;
 import io.jroce.stack.fault.FaultPolicy;
+import io.jroce.stack.fault.LinkTails;
 import io.jroce.stack.fault.OutgoingPacket;
 import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.fault.TraceEvent;

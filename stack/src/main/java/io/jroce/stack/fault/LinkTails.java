@@ -1,4 +1,4 @@
-package io.jroce.stack.fabric;
+package io.jroce.stack.fault;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -8,12 +8,13 @@ import java.util.Map;
  * When each link's latest in-order datagram arrives. A wire delivers in order whatever its delay
  * and jitter, so a datagram never arrives before one sent earlier on its link; only a datagram
  * the fault policy holds back leaves that order, and it is overtaken rather than overtaking.
+ * Times are on the caller's clock. One thread only.
  */
-final class LinkTails {
+public final class LinkTails {
     private final Map<ByteBuffer, Long> tails = new HashMap<>();
 
     /** The arrival time of an in-order datagram due at {@code dueNs}; it becomes the link's tail. */
-    long inOrder(byte[] src, byte[] dst, long dueNs) {
+    public long inOrder(byte[] src, byte[] dst, long dueNs) {
         ByteBuffer link = key(src, dst);
         long at = peek(link, dueNs);
         tails.put(link, at);
@@ -21,7 +22,7 @@ final class LinkTails {
     }
 
     /** The arrival time of a datagram held back {@code holdNs} beyond its in-order time; the tail stays. */
-    long heldBack(byte[] src, byte[] dst, long dueNs, long holdNs) {
+    public long heldBack(byte[] src, byte[] dst, long dueNs, long holdNs) {
         return peek(key(src, dst), dueNs) + holdNs;
     }
 

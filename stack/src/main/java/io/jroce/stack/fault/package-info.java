@@ -3,6 +3,7 @@
  * reordering, delay, jitter, corruption) and scripted {@link io.jroce.stack.fault.FaultRule}s,
  * decided for each packet by one seeded {@link io.jroce.stack.fault.FaultPolicy} and recorded in a
  * {@link io.jroce.stack.fault.PacketTrace}. Kept apart from any transport so that the simulated
- * fabric and a decorated real transport inject the same faults.
+ * fabric and {@link io.jroce.stack.fault.FaultInjectingTransport} (a decorator for the real UDP
+ * transport) inject the same faults.
  */
 package io.jroce.stack.fault;
