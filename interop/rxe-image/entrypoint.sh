@@ -1,0 +1,79 @@
+#!/bin/sh
+# Entrypoint of jroce/rxe-peer: boots a QEMU guest (TCG) with Soft-RoCE and runs one command in it.
+#
+#   docker run --rm --cap-add NET_ADMIN --device /dev/net/tun jroce/rxe-peer:TAG ibv_rc_pingpong -g 1
+#
+# The container hands its network identity to the guest: eth0 and a tap device are bridged, the
+# guest's NIC takes eth0's MAC address, IPv4 address, IPv6 addresses (link-local by the same MAC,
+# global if the network has one), routes and MTU, so that the guest answers at the container's
+# address. In the guest, "rdma link add rxe0 type rxe netdev eth0" runs, then the command (all
+# arguments, joined by spaces, given to sh -c). The serial console is this container's output:
+#   RXE-PEER-GID <index> <gid>   the GID table of rxe0 (0: fe80:: link-local, 1: IPv4, 2..: IPv6)
+#   RXE-PEER-READY               rxe0 is up; the command's output follows
+#   RXE-PEER-EXIT <status>       the command ended with that status; the guest powers off
+#   RXE-PEER-ERROR <text>        the guest could not be set up (followed by RXE-PEER-EXIT 125)
+# The container's exit status is the command's. Environment: RXE_MEM (guest MiB, default 320),
+# RXE_MTU (guest MTU, default eth0's; with a 9000-byte MTU rxe allows path MTU 4096),
+# RXE_TIMEOUT (seconds; the command is killed after it, default none).
+set -eu
+
+say() { echo "rxe-peer: $*"; }
+fail() { say "$*"; echo "RXE-PEER-ERROR $*"; echo "RXE-PEER-EXIT 125"; exit 125; }
+
+[ $# -gt 0 ] || set -- ibv_devinfo
+cmd=$*
+
+[ -e /sys/class/net/eth0 ] || fail "no eth0 in the container (run it on a Docker network)"
+[ -c /dev/net/tun ] || fail "no /dev/net/tun (docker run --device /dev/net/tun)"
+
+# Busybox's sh runs its own applets before anything on PATH: iproute2's ip is called as /bin/ip.
+# --- what the container owns ---------------------------------------------------------------
+mac=$(cat /sys/class/net/eth0/address)
+mtu=${RXE_MTU:-$(cat /sys/class/net/eth0/mtu)}
+ip4=$(/bin/ip -4 -o addr show dev eth0 scope global | awk '{ print $4; exit }')
+gw4=$(/bin/ip -4 route show default | awk '{ print $3; exit }')
+ip6=$(/bin/ip -6 -o addr show dev eth0 scope global | awk '{ print $4; exit }')
+gw6=$(/bin/ip -6 route show default | awk '{ print $3; exit }')
+[ -n "$ip4" ] || fail "eth0 has no IPv4 address"
+
+# --- hand it to the guest ------------------------------------------------------------------
+# eth0 becomes a bridge port under another MAC, so that the bridge forwards frames for the
+# original MAC to the tap (a port's own MAC would be delivered to the container instead).
+first=${mac%%:*}
+rest=${mac#*:}
+port_mac=$(printf '%02x' $(( 0x$first ^ 0x04 ))):$rest
+/bin/ip tuntap add dev tap0 mode tap || fail "cannot create tap0 (docker run --cap-add NET_ADMIN)"
+/bin/ip link add br0 type bridge
+for dev in br0 tap0 eth0; do
+    /bin/ip link set dev "$dev" addrgenmode none 2>/dev/null || true
+done
+/bin/ip addr flush dev eth0
+/bin/ip link set dev eth0 address "$port_mac"
+/bin/ip link set dev br0 address "$port_mac"
+for dev in eth0 tap0 br0; do /bin/ip link set dev "$dev" mtu "$mtu"; done
+/bin/ip link set dev eth0 master br0
+/bin/ip link set dev tap0 master br0
+for dev in tap0 br0; do /bin/ip link set dev "$dev" up; done
+
+args="rxe.ip4=$ip4"
+[ -z "$gw4" ] || args="$args rxe.gw4=$gw4"
+[ -z "$ip6" ] || args="$args rxe.ip6=$ip6"
+[ -z "$gw6" ] || args="$args rxe.gw6=$gw6"
+args="$args rxe.mtu=$mtu rxe.timeout=${RXE_TIMEOUT:-0}"
+cmd64=$(printf '%s' "$cmd" | base64 | tr -d '\n')
+[ ${#cmd64} -le 1400 ] || fail "the command is too long for the kernel command line (${#cmd64} base64 characters, at most 1400)"
+say "guest: $ip4${ip6:+ $ip6} mac $mac mtu $mtu; command: $cmd"
+
+# quiet + loglevel: only the guest's own lines reach the console; panic=-1 with -no-reboot makes
+# QEMU exit on a kernel panic instead of hanging.
+qemu-system-x86_64 -nodefaults -no-user-config -machine pc,accel=tcg -smp 1 \
+    -m "${RXE_MEM:-320}" -display none -vga none -serial stdio -monitor none -no-reboot \
+    -kernel /rxe/kernel -initrd /rxe/initrd.cpio \
+    -append "console=ttyS0 quiet loglevel=2 panic=-1 $args rxe.cmd=$cmd64" \
+    -netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
+    -device virtio-net-pci,netdev=n0,mac="$mac",romfile= \
+    2>&1 | tr -d '\r' | tee /tmp/console.log
+
+status=$(sed -n 's/^RXE-PEER-EXIT \([0-9][0-9]*\).*/\1/p' /tmp/console.log | tail -n 1)
+[ -n "$status" ] || { say "the guest stopped without reporting an exit status"; exit 125; }
+exit "$status"

@@ -1,0 +1,144 @@
+package io.jroce.tests.interop;
+
+import com.github.dockerjava.api.exception.NotFoundException;
+import org.testcontainers.DockerClientFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * What the interop lab needs on this machine, and the name of the rxe peer image.
+ *
+ * <p>The image is built by {@code interop/rxe-image/build.sh}; its tag is a hash of the files in
+ * that directory, computed here the same way, so a test always asks for the image that matches
+ * the checked-out build files (and reports it missing after an edit until it is rebuilt).
+ */
+public final class RxeLab {
+    /** Repository part of the image name. */
+    public static final String IMAGE_REPOSITORY = "jroce/rxe-peer";
+    /** System property (set by the tests' Surefire configuration) naming the image's build directory. */
+    public static final String IMAGE_DIR_PROPERTY = "jroce.rxe.imageDir";
+    /** Environment variable that names an image to use instead of the computed one. */
+    public static final String IMAGE_ENV = "JROCE_RXE_IMAGE";
+
+    private static final String BUILD_HINT = "run interop/rxe-image/build.sh (see docs/interop-lab.md)";
+    private static Optional<String> missing;
+
+    private RxeLab() {
+    }
+
+    /** True when the environment variable {@code CI} is {@code true}: then nothing may be skipped. */
+    public static boolean onCi() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /**
+     * What keeps rxe peers from running here, in one line, or empty when they can run. Checked once
+     * per JVM: the build directory, Ryuk disabled, {@code /dev/net/tun}, a Docker engine, the image.
+     */
+    public static synchronized Optional<String> missingPrerequisite() {
+        if (missing == null) {
+            missing = Optional.ofNullable(check());
+        }
+        return missing;
+    }
+
+    private static String check() {
+        String image;
+        try {
+            image = imageName();
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
+        if (!"true".equalsIgnoreCase(System.getenv("TESTCONTAINERS_RYUK_DISABLED"))) {
+            return "TESTCONTAINERS_RYUK_DISABLED=true is not set (Ryuk's image cannot be pulled here;"
+                + " Maven's Surefire sets it for this module)";
+        }
+        if (Files.exists(Path.of("/.dockerenv")) && System.getenv("TESTCONTAINERS_HOST_OVERRIDE") == null) {
+            return "TESTCONTAINERS_HOST_OVERRIDE is not set (in a container, Testcontainers would pull an"
+                + " image to find the Docker host; Maven's Surefire sets it to localhost for this module)";
+        }
+        if (!Files.exists(Path.of("/dev/net/tun"))) {
+            return "no /dev/net/tun on this host (the rxe peer container needs it for its QEMU guest)";
+        }
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+            return "no Docker engine answers (install docker.io and start dockerd: see docs/interop-lab.md)";
+        }
+        try {
+            DockerClientFactory.instance().client().inspectImageCmd(image).exec();
+        } catch (NotFoundException e) {
+            return "Docker image " + image + " is not built: " + BUILD_HINT;
+        }
+        return null;
+    }
+
+    /** The image to run: {@value #IMAGE_ENV} if set, else {@code jroce/rxe-peer:<hash of the build files>}. */
+    public static String imageName() {
+        String override = System.getenv(IMAGE_ENV);
+        if (override != null && !override.isBlank()) {
+            return override.trim();
+        }
+        return IMAGE_REPOSITORY + ":" + imageTag(imageDirectory());
+    }
+
+    /**
+     * The tag {@code build.sh} gives the image built from {@code dir}: SHA-256 over the lines
+     * {@code "<sha256 hex>  <file name>\n"} (sha256sum's format) of every file in the directory
+     * except Markdown, sorted by name, cut to 12 hex digits.
+     */
+    static String imageTag(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> inputs = files.filter(Files::isRegularFile)
+                .filter(f -> !f.getFileName().toString().endsWith(".md"))
+                // sort(1) under LC_ALL=C orders bytes: for ASCII names that is String order
+                .sorted(Comparator.comparing(f -> f.getFileName().toString()))
+                .toList();
+            StringBuilder listing = new StringBuilder();
+            for (Path f : inputs) {
+                listing.append(sha256Hex(Files.readAllBytes(f))).append("  ")
+                    .append(f.getFileName()).append('\n');
+            }
+            return sha256Hex(listing.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dir, e);
+        }
+    }
+
+    /** The image's build directory: {@value #IMAGE_DIR_PROPERTY}, else {@code interop/rxe-image} above the working directory. */
+    static Path imageDirectory() {
+        String configured = System.getProperty(IMAGE_DIR_PROPERTY);
+        if (configured != null && !configured.isBlank()) {
+            Path dir = Path.of(configured).toAbsolutePath().normalize();
+            if (Files.isRegularFile(dir.resolve("build.sh"))) {
+                return dir;
+            }
+            throw new IllegalStateException("no build.sh in " + dir + " (" + IMAGE_DIR_PROPERTY + ")");
+        }
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path dir = p.resolve("interop").resolve("rxe-image");
+            if (Files.isRegularFile(dir.resolve("build.sh"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("cannot find interop/rxe-image/build.sh above "
+            + Path.of("").toAbsolutePath() + " (set -D" + IMAGE_DIR_PROPERTY + ")");
+    }
+
+    private static String sha256Hex(byte[] data) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
