@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.jroce.stack.fault.Addresses;
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.fault.Fate;
 import io.jroce.stack.fault.TraceEvent;
 import io.jroce.stack.wire.AethKind;
@@ -34,7 +34,7 @@ final class RetryExhaustion {
      * @return why the exhaustion was earned, or null when the trace does not show it was
      */
     static String earned(List<TraceEvent> events, String requester, long failedAtNs, int attempts) {
-        byte[] a = Addresses.toGidBytes(requester);
+        byte[] a = IpAddresses.toGidBytes(requester);
         List<TraceEvent> requests = new ArrayList<>();
         for (TraceEvent e : events) {
             boolean sent = e.fate() != Fate.DUPLICATED; // a copy is the network's, not a transmission

@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.jroce.stack.fault.Addresses;
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.fault.Fate;
 import io.jroce.stack.fault.TraceEvent;
 import io.jroce.stack.wire.AethSyndrome;
@@ -17,8 +17,8 @@ import io.jroce.stack.wire.Opcode;
 
 /** The judge of RETRY_EXC_ERR accepts only an exhaustion in which no answer got through. */
 class RetryExhaustionTest {
-    private static final byte[] A = Addresses.toGidBytes(ReliabilityRun.A);
-    private static final byte[] B = Addresses.toGidBytes(ReliabilityRun.B);
+    private static final byte[] A = IpAddresses.toGidBytes(ReliabilityRun.A);
+    private static final byte[] B = IpAddresses.toGidBytes(ReliabilityRun.B);
     private static final long MS = 1_000_000;
 
     private final List<TraceEvent> trace = new ArrayList<>();

@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.transport.IpAddresses;
 
 /**
  * Builds the 40 bytes that precede a UD message in the receive buffer. On RoCEv2 verbs put the
@@ -24,7 +25,7 @@ final class GrhWriter {
     UnsafeBuffer write(byte[] src, byte[] dst, int roceLength) {
         grh.setMemory(0, GRH_LENGTH, (byte) 0);
         int udpLength = 8 + roceLength + IcrcCalculator.ICRC_LENGTH;
-        if (isIpv4Mapped(src)) {
+        if (IpAddresses.isIpv4Mapped(src)) {
             int h = 20;
             grh.putByte(h, (byte) 0x45);
             grh.putShort(h + 2, (short) (20 + udpLength), ByteOrder.BIG_ENDIAN);
@@ -54,12 +55,4 @@ final class GrhWriter {
         return ~sum & 0xFFFF;
     }
 
-    private static boolean isIpv4Mapped(byte[] a) {
-        for (int i = 0; i < 10; i++) {
-            if (a[i] != 0) {
-                return false;
-            }
-        }
-        return a[10] == (byte) 0xff && a[11] == (byte) 0xff;
-    }
 }

@@ -1,6 +1,5 @@
 package io.jroce.stack.fabric;
 
-import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -8,6 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.transport.RocePacketHandler;
 import io.jroce.stack.transport.RoceTransport;
 
@@ -72,23 +72,11 @@ public final class FabricEndpoint implements RoceTransport {
     }
 
     private int compute(byte[] src, int srcPort, byte[] dst, int dstPort, DirectBuffer b, int length) {
-        if (isV4Mapped(src) && isV4Mapped(dst)) {
-            return icrc.computeIpv4(ipv4(src), ipv4(dst), 0, IcrcCalculator.IPV4_FLAGS_DF, srcPort, dstPort, b, 0, length);
+        if (IpAddresses.isIpv4Mapped(src) && IpAddresses.isIpv4Mapped(dst)) {
+            return icrc.computeIpv4(IpAddresses.ipv4(src), IpAddresses.ipv4(dst), 0, IcrcCalculator.IPV4_FLAGS_DF,
+                srcPort, dstPort, b, 0, length);
         }
         return icrc.computeIpv6(src, dst, srcPort, dstPort, b, 0, length);
-    }
-
-    private static boolean isV4Mapped(byte[] a) {
-        for (int i = 0; i < 10; i++) {
-            if (a[i] != 0) {
-                return false;
-            }
-        }
-        return a[10] == (byte) 0xff && a[11] == (byte) 0xff;
-    }
-
-    private static int ipv4(byte[] a) {
-        return new UnsafeBuffer(a).getInt(12, ByteOrder.BIG_ENDIAN);
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
-import io.jroce.stack.fault.Addresses;
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.fault.Fate;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.LinkTails;
@@ -273,6 +273,6 @@ public final class SimulatedFabric {
     }
 
     static byte[] toGidBytes(String ipLiteral) {
-        return Addresses.toGidBytes(ipLiteral);
+        return IpAddresses.toGidBytes(ipLiteral);
     }
 }

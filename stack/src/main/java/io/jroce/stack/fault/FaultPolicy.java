@@ -1,5 +1,6 @@
 package io.jroce.stack.fault;
 
+import io.jroce.stack.transport.IpAddresses;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +44,7 @@ public final class FaultPolicy {
 
     /** Conditions of the link from {@code srcIp} to {@code dstIp} only (one direction). */
     public FaultPolicy link(String srcIp, String dstIp, LinkConditions conditions) {
-        links.put(key(Addresses.toGidBytes(srcIp), Addresses.toGidBytes(dstIp)), conditions);
+        links.put(key(IpAddresses.toGidBytes(srcIp), IpAddresses.toGidBytes(dstIp)), conditions);
         return this;
     }
 

@@ -1,5 +1,6 @@
 package io.jroce.stack.fault;
 
+import io.jroce.stack.transport.IpAddresses;
 import java.util.Arrays;
 
 import io.jroce.stack.wire.AethKind;
@@ -53,13 +54,13 @@ public interface PacketMatch {
 
     /** Packets sent from the address {@code ipLiteral}. */
     static PacketMatch from(String ipLiteral) {
-        byte[] a = Addresses.toGidBytes(ipLiteral);
+        byte[] a = IpAddresses.toGidBytes(ipLiteral);
         return p -> Arrays.equals(p.src(), a);
     }
 
     /** Packets sent to the address {@code ipLiteral}. */
     static PacketMatch to(String ipLiteral) {
-        byte[] a = Addresses.toGidBytes(ipLiteral);
+        byte[] a = IpAddresses.toGidBytes(ipLiteral);
         return p -> Arrays.equals(p.dst(), a);
     }
 

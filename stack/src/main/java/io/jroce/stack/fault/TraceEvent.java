@@ -1,5 +1,6 @@
 package io.jroce.stack.fault;
 
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.OpcodeInfo;
@@ -39,7 +40,7 @@ public record TraceEvent(long timeNs, long id, byte[] src, byte[] dst, int opcod
     public String format() {
         StringBuilder sb = new StringBuilder(120);
         sb.append(ms(timeNs)).append(" #").append(id).append(' ')
-            .append(Addresses.format(src)).append('>').append(Addresses.format(dst)).append(' ')
+            .append(IpAddresses.format(src)).append('>').append(IpAddresses.format(dst)).append(' ')
             .append(direction()).append(' ').append(opcodeName())
             .append(" psn=0x").append(String.format("%06x", psn & 0xFFFFFF))
             .append(" len=").append(length);

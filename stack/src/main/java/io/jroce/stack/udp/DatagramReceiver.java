@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.icrc.Ipv4IdRecovery;
 import io.jroce.stack.pcap.PcapWriter;
@@ -80,11 +81,11 @@ final class DatagramReceiver {
         byte[] src16 = sources.lookup(sender.getAddress());
         int srcPort = sender.getPort();
         if (local.ipv4) {
-            if (!Addresses.isIpv4Mapped(src16)) {
+            if (!IpAddresses.isIpv4Mapped(src16)) {
                 counters.increment(Counter.DROP_WRONG_ADDRESS);
                 return;
             }
-            int srcIpv4 = Addresses.ipv4(src16);
+            int srcIpv4 = IpAddresses.ipv4(src16);
             int computed = icrc.computeIpv4(srcIpv4, local.ipv4Int, 0, IcrcCalculator.IPV4_FLAGS_DF,
                 srcPort, local.port, view, 0, roceLength);
             int ipId = 0;

@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -42,7 +43,7 @@ final class DestinationCache {
     }
 
     private InetSocketAddress create(byte[] a16, int port) {
-        if (a16.length != 16 || Addresses.isIpv4Mapped(a16) != ipv4) {
+        if (a16.length != 16 || IpAddresses.isIpv4Mapped(a16) != ipv4) {
             return null;
         }
         try {

@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import io.netty.channel.socket.DatagramChannel;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -22,8 +23,8 @@ final class LocalEndpoint {
     LocalEndpoint(InetAddress address) {
         this.address = address;
         this.ipv4 = Addresses.isIpv4(address);
-        this.address16 = Addresses.toBytes16(address);
-        this.ipv4Int = ipv4 ? Addresses.ipv4(address16) : 0;
+        this.address16 = IpAddresses.toBytes16(address);
+        this.ipv4Int = ipv4 ? IpAddresses.ipv4(address16) : 0;
         int scope = address instanceof Inet6Address a6 ? a6.getScopeId() : 0;
         this.destinations = new DestinationCache(ipv4, scope);
     }

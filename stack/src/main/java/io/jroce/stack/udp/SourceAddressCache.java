@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import java.net.InetAddress;
 
 /**
@@ -19,7 +20,7 @@ final class SourceAddressCache {
         if (address.equals(keys[slot])) {
             return values[slot];
         }
-        byte[] bytes = Addresses.toBytes16(address);
+        byte[] bytes = IpAddresses.toBytes16(address);
         keys[slot] = address;
         values[slot] = bytes;
         return bytes;

@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.pcap.PcapWriter;
 import io.jroce.stack.stats.Counter;
@@ -241,7 +242,7 @@ public final class UdpTransport implements RoceTransport {
             packet.getBytes(offset, nio, nio.position(), length);
             txView.wrap(nio, nio.position(), length);
             int crc = ep.ipv4
-                ? icrc.computeIpv4(ep.ipv4Int, Addresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF,
+                ? icrc.computeIpv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF,
                     ep.port, dstPort, txView, 0, length)
                 : icrc.computeIpv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length);
             out.writerIndex(length);
@@ -285,7 +286,7 @@ public final class UdpTransport implements RoceTransport {
     /** Writes the packet in {@link #txView} to the capture, with the IP header the kernel will write. */
     private void capture(LocalEndpoint ep, byte[] dstAddress, int dstPort, int length, int crc) {
         if (ep.ipv4) {
-            pcap.ipv4(ep.ipv4Int, Addresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF, ep.port, dstPort,
+            pcap.ipv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF, ep.port, dstPort,
                 txView, 0, length, crc);
         } else {
             pcap.ipv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length, crc);

@@ -1,5 +1,6 @@
 package io.jroce.stack.fault;
 
+import io.jroce.stack.transport.IpAddresses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,8 +22,8 @@ import io.jroce.stack.wire.RocePacket;
 
 /** The decorator applies a fault policy to what a real transport sends, in the same terms as the fabric. */
 class FaultInjectingTransportTest {
-    private static final byte[] A = Addresses.toGidBytes("10.0.0.1");
-    private static final byte[] B = Addresses.toGidBytes("10.0.0.2");
+    private static final byte[] A = IpAddresses.toGidBytes("10.0.0.1");
+    private static final byte[] B = IpAddresses.toGidBytes("10.0.0.2");
 
     /** Records the PSN of every packet handed to it. */
     private static final class Wire implements RoceTransport {

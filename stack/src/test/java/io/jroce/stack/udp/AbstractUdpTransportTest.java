@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -132,7 +133,7 @@ abstract class AbstractUdpTransportTest {
         assertEquals(ioMode(), t.ioMode());
         Collector c = new Collector();
         t.start(c);
-        return new Peer(t, c, Addresses.toBytes16(t.localAddresses().get(0).getAddress()));
+        return new Peer(t, c, IpAddresses.toBytes16(t.localAddresses().get(0).getAddress()));
     }
 
     static byte[] packet(Random rnd, int length) {
@@ -211,7 +212,7 @@ abstract class AbstractUdpTransportTest {
                 // make sure this one is not (2^-15 of errors are).
                 int icrc = IcrcCalculator.readIcrc(new UnsafeBuffer(corrupted), roce.length);
                 assertEquals(Ipv4IdRecovery.NOT_FOUND, new Ipv4IdRecovery().recoverId(
-                    Addresses.ipv4(b.address16()), Addresses.ipv4(b.address16()), s.getLocalPort(), b.port(),
+                    IpAddresses.ipv4(b.address16()), IpAddresses.ipv4(b.address16()), s.getLocalPort(), b.port(),
                     new UnsafeBuffer(corrupted), 0, roce.length, icrc));
             }
             InetSocketAddress to = new InetSocketAddress(local, b.port());
@@ -252,8 +253,8 @@ abstract class AbstractUdpTransportTest {
             byte[] d3 = withIcrcForId(third, s.getLocalPort(), b, 0x0001, IcrcCalculator.IPV4_FLAGS_DF);
             d3[30] ^= 0x01;
             int icrc3 = IcrcCalculator.readIcrc(new UnsafeBuffer(d3), third.length);
-            assertEquals(Ipv4IdRecovery.NOT_FOUND, new Ipv4IdRecovery().recoverId(Addresses.ipv4(b.address16()),
-                Addresses.ipv4(b.address16()), s.getLocalPort(), b.port(), new UnsafeBuffer(d3), 0, third.length, icrc3),
+            assertEquals(Ipv4IdRecovery.NOT_FOUND, new Ipv4IdRecovery().recoverId(IpAddresses.ipv4(b.address16()),
+                IpAddresses.ipv4(b.address16()), s.getLocalPort(), b.port(), new UnsafeBuffer(d3), 0, third.length, icrc3),
                 "precondition: no ID explains this corruption");
             s.send(new DatagramPacket(d1, d1.length, to));
             s.send(new DatagramPacket(d3, d3.length, to));
@@ -270,7 +271,7 @@ abstract class AbstractUdpTransportTest {
         byte[] d = new byte[roce.length + 4];
         System.arraycopy(roce, 0, d, 0, roce.length);
         UnsafeBuffer b = new UnsafeBuffer(d);
-        int ip = Addresses.ipv4(to.address16()); // sent from the same address
+        int ip = IpAddresses.ipv4(to.address16()); // sent from the same address
         IcrcCalculator.writeIcrc(b, roce.length, new IcrcCalculator().computeIpv4(ip, ip, ipId, flagsFragment,
             fromPort, to.port(), b, 0, roce.length));
         return d;
@@ -282,9 +283,9 @@ abstract class AbstractUdpTransportTest {
         System.arraycopy(roce, 0, d, 0, roce.length);
         UnsafeBuffer b = new UnsafeBuffer(d);
         IcrcCalculator calc = new IcrcCalculator();
-        byte[] src16 = Addresses.toBytes16(from);
-        int icrc = Addresses.isIpv4Mapped(src16)
-            ? calc.computeIpv4(Addresses.ipv4(src16), Addresses.ipv4(to.address16()), 0, IcrcCalculator.IPV4_FLAGS_DF,
+        byte[] src16 = IpAddresses.toBytes16(from);
+        int icrc = IpAddresses.isIpv4Mapped(src16)
+            ? calc.computeIpv4(IpAddresses.ipv4(src16), IpAddresses.ipv4(to.address16()), 0, IcrcCalculator.IPV4_FLAGS_DF,
                 fromPort, to.port(), b, 0, roce.length)
             : calc.computeIpv6(src16, to.address16(), fromPort, to.port(), b, 0, roce.length);
         IcrcCalculator.writeIcrc(b, roce.length, icrc);
@@ -328,8 +329,8 @@ abstract class AbstractUdpTransportTest {
         Peer a = peer("127.0.0.1");
         Peer b = peer("127.0.0.1");
         byte[] p = new byte[20];
-        byte[] v6 = Addresses.toBytes16(InetAddress.getByName("::1"));
-        byte[] otherV4 = Addresses.toBytes16(InetAddress.getByName("127.0.0.2"));
+        byte[] v6 = IpAddresses.toBytes16(InetAddress.getByName("::1"));
+        byte[] otherV4 = IpAddresses.toBytes16(InetAddress.getByName("127.0.0.2"));
         assertFalse(a.onLoop(() -> a.transport().send(new UnsafeBuffer(p), 0, 20, otherV4, b.address16(), b.port())));
         assertFalse(a.onLoop(() -> a.transport().send(new UnsafeBuffer(p), 0, 20, a.address16(), v6, b.port())));
         assertEquals(2, a.transport().counters().get(Counter.DROP_NO_ROUTE));
@@ -347,7 +348,7 @@ abstract class AbstractUdpTransportTest {
     @Test
     void aWriteTheKernelRefusesIsCountedAsATxFailure() throws Exception {
         Peer a = peer("127.0.0.1");
-        byte[] elsewhere = Addresses.toBytes16(InetAddress.getByName("192.0.2.1"));
+        byte[] elsewhere = IpAddresses.toBytes16(InetAddress.getByName("192.0.2.1"));
         byte[] p = new byte[20];
         assertTrue(a.onLoop(() -> {
             boolean queued = a.transport().send(new UnsafeBuffer(p), 0, 20, a.address16(), elsewhere, 4791);
@@ -376,7 +377,7 @@ abstract class AbstractUdpTransportTest {
         assertEquals(both.port(), bound.get(0).getPort());
         assertEquals(both.port(), bound.get(1).getPort());
         for (String address : new String[] {"127.0.0.1", "::1"}) {
-            Peer self = new Peer(both, c, Addresses.toBytes16(InetAddress.getByName(address)));
+            Peer self = new Peer(both, c, IpAddresses.toBytes16(InetAddress.getByName(address)));
             Peer other = peer(address);
             byte[] p = packet(new Random(address.length()), 300);
             assertTrue(other.send(p, self));

@@ -1,5 +1,6 @@
 package io.jroce.stack.udp;
 
+import io.jroce.stack.transport.IpAddresses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,7 +39,7 @@ class MixedIoModeTest {
         open.add(t);
         Collector c = new Collector();
         t.start(c);
-        return new Peer(t, c, Addresses.toBytes16(t.localAddresses().get(0).getAddress()));
+        return new Peer(t, c, IpAddresses.toBytes16(t.localAddresses().get(0).getAddress()));
     }
 
     @ParameterizedTest

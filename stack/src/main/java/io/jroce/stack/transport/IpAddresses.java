@@ -1,0 +1,61 @@
+package io.jroce.stack.transport;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * IP addresses as transports and the RNIC carry them: 16 bytes, IPv4 mapped into IPv6
+ * ({@code ::ffff:a.b.c.d}), which is also the RoCEv2 GID of the address.
+ */
+public final class IpAddresses {
+    private IpAddresses() {
+    }
+
+    /** The 16-byte form of an IPv4 or IPv6 literal. */
+    public static byte[] toGidBytes(String ipLiteral) {
+        try {
+            return toBytes16(InetAddress.getByName(ipLiteral));
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an IP address literal: " + ipLiteral, e);
+        }
+    }
+
+    /** The 16-byte form of an address. */
+    public static byte[] toBytes16(InetAddress address) {
+        byte[] raw = address.getAddress();
+        if (raw.length == 16) {
+            return raw;
+        }
+        byte[] mapped = new byte[16];
+        mapped[10] = (byte) 0xFF;
+        mapped[11] = (byte) 0xFF;
+        System.arraycopy(raw, 0, mapped, 12, 4);
+        return mapped;
+    }
+
+    public static boolean isIpv4Mapped(byte[] a16) {
+        for (int i = 0; i < 10; i++) {
+            if (a16[i] != 0) {
+                return false;
+            }
+        }
+        return a16[10] == (byte) 0xFF && a16[11] == (byte) 0xFF;
+    }
+
+    /** The IPv4 address in bytes 12..15, big-endian. */
+    public static int ipv4(byte[] a16) {
+        return (a16[12] & 0xFF) << 24 | (a16[13] & 0xFF) << 16 | (a16[14] & 0xFF) << 8 | a16[15] & 0xFF;
+    }
+
+    /** Dotted quad for an IPv4-mapped address, else the IPv6 text form; for traces and messages. */
+    public static String format(byte[] a16) {
+        if (isIpv4Mapped(a16)) {
+            return (a16[12] & 0xff) + "." + (a16[13] & 0xff) + "." + (a16[14] & 0xff) + "." + (a16[15] & 0xff);
+        }
+        try {
+            return InetAddress.getByAddress(a16).getHostAddress();
+        } catch (UnknownHostException e) {
+            return "?";
+        }
+    }
+}
