@@ -8,8 +8,8 @@
 #   interop/rxe-image/build.sh --tag       print the image name only (no Docker, no build)
 #   interop/rxe-image/build.sh --force     rebuild even if the image exists
 #
-# The tag is a hash of the files in this directory (what RxePeer computes too), so the image is
-# rebuilt exactly when one of them changed. Package downloads are cached in $JROCE_RXE_CACHE
+# The tag is a hash of the files in this directory and below (what RxePeer computes too), so the
+# image is rebuilt exactly when one of them changed. Package downloads are cached in $JROCE_RXE_CACHE
 # (default /var/cache/jroce/rxe-peer); older jroce/rxe-peer tags are removed after a build.
 # Needs: root (or rights to docker and the cache), apt-get, dpkg-deb, ldconfig, a Docker engine.
 set -euo pipefail
@@ -18,10 +18,11 @@ export LC_ALL=C
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 repo=jroce/rxe-peer
 
-# The image tag: sha256 over "<sha256 of file>  <name>" lines (sha256sum's format) of every file
-# in this directory except Markdown, sorted by name, cut to 12 hex digits. RxePeer mirrors this.
+# The image tag: sha256 over "<sha256 of file>  <path>" lines (sha256sum's format) of every file
+# in this directory and below except Markdown, the path relative to this directory (peer/x.c),
+# sorted, cut to 12 hex digits. RxePeer mirrors this.
 image_tag() {
-    (cd "$here" && find . -maxdepth 1 -type f ! -name '*.md' -printf '%f\n' | sort \
+    (cd "$here" && find . -type f ! -name '*.md' -printf '%P\n' | sort \
         | while IFS= read -r f; do sha256sum "$f"; done) | sha256sum | cut -c1-12
 }
 image="$repo:$(image_tag)"
@@ -38,7 +39,7 @@ say() { echo "rxe-image: $*" >&2; }
 die() { say "$*"; exit 1; }
 trap 'say "failed: line $LINENO: $BASH_COMMAND"' ERR
 
-for tool in apt-get apt-cache dpkg-deb ldconfig tar sha256sum docker; do
+for tool in apt-get apt-cache dpkg-deb ldconfig tar sha256sum docker gcc; do
     command -v "$tool" >/dev/null 2>&1 || die "missing tool: $tool"
 done
 docker info >/dev/null 2>&1 || die "no Docker engine answers (start dockerd, see docs/interop-lab.md)"
@@ -75,8 +76,9 @@ say "updating the package lists (apt sources of this machine)"
 apt-get "${apt_opts[@]}" update >"$cache/apt-update.log" 2>&1 || { cat "$cache/apt-update.log" >&2; die "apt-get update failed"; }
 
 # Userspace of the container (QEMU, iproute2, busybox) and of the guest (rdma-core tools); xz
-# unpacks the kernel at build time.
-user_pkgs=(busybox-static iproute2 qemu-system-x86 ibverbs-providers ibverbs-utils perftest rdmacm-utils xz-utils)
+# unpacks the kernel at build time; libibverbs-dev's headers build peer/*.c (not in the image).
+user_pkgs=(busybox-static iproute2 qemu-system-x86 ibverbs-providers ibverbs-utils perftest rdmacm-utils xz-utils
+           libibverbs-dev)
 say "downloading ${user_pkgs[*]} and their dependencies"
 apt-get "${apt_opts[@]}" install -y --download-only --no-install-recommends "${user_pkgs[@]}" \
     >"$cache/apt-download.log" 2>&1 || { cat "$cache/apt-download.log" >&2; die "download failed"; }
@@ -197,6 +199,7 @@ busybox_links() { # DEST: /bin/<applet> -> busybox, for applets no other program
 }
 
 # --- 4. the guest's initramfs ----------------------------------------------------------------
+peer_programs=()
 kver=$(ls "$kstage/lib/modules")
 [ "$(echo "$kver" | wc -l)" = 1 ] || die "expected one kernel in $kernel_deb, found: $kver"
 say "guest: kernel $kver, rdma-core tools"
@@ -224,7 +227,19 @@ done
 cp "$kstage/lib/modules/$kver/modules.builtin" "$kstage/lib/modules/$kver/modules.order" "$initrd/lib/modules/$kver/" 2>/dev/null || true
 "$stage/bin/busybox" depmod -b "$initrd" "$kver"
 
-guest_programs=(bin/ip usr/bin/rdma)
+# Our own peers (peer/*.c), built with this machine's gcc against the staged libibverbs headers
+# and libraries; they run in the guest next to rdma-core's tools.
+for src in "$here"/peer/*.c; do
+    [ -e "$src" ] || continue
+    prog=$(basename "$src" .c)
+    gcc -O2 -Wall -Werror -I "$stage/usr/include" -o "$stage/usr/bin/$prog" "$src" \
+        -L "$stage/usr/lib/x86_64-linux-gnu" \
+        -Wl,-rpath-link="$stage/usr/lib/x86_64-linux-gnu:$stage/lib/x86_64-linux-gnu" -libverbs \
+        || die "cannot compile $src"
+    peer_programs+=("usr/bin/$prog")
+done
+
+guest_programs=(bin/ip usr/bin/rdma "${peer_programs[@]}")
 mapfile -t -O "${#guest_programs[@]}" guest_programs < <(
     pkg_files ibverbs-utils usr/bin/; pkg_files perftest usr/bin/; pkg_files rdmacm-utils usr/bin/)
 # libibverbs loads its providers by name: only rxe's is needed.

@@ -224,7 +224,7 @@ class OtherQpTypesFabricTest {
         SharedReceiveQueue srq = keep(pdB.createSrq(16, 1));
         QueuePair a1 = keep(pdA.createQp(new QpInitAttributes().cq(cqA)));
         QueuePair a2 = keep(pdA.createQp(new QpInitAttributes().cq(cqA)));
-        QueuePair b1 = keep(pdB.createQp(new QpInitAttributes().cq(cqB).srq(srq)));
+        QueuePair b1 = keep(pdB.createQp(new QpInitAttributes().cq(cqB).srq(srq).maxRecvWr(0).maxRecvSge(0))); // ignored with an SRQ
         QueuePair b2 = keep(pdB.createQp(new QpInitAttributes().cq(cqB).srq(srq)));
         connectRc(a1, devA, b1, devB);
         connectRc(a2, devA, b2, devB);

@@ -2,15 +2,22 @@ package io.jroce.tools;
 
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
-import io.jroce.tools.pingpong.RcPingpongCommand;
+import io.jroce.tools.pingpong.PingpongCommand;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** Every command {@code jroce} knows, in the order {@code jroce help} lists them. */
 public final class Commands {
-    private static final List<Command> ALL = List.of(new DemoCommand(), new DevinfoCommand(), new RcPingpongCommand());
+    private static final List<Command> ALL = build();
 
     private Commands() {
+    }
+
+    private static List<Command> build() {
+        List<Command> all = new ArrayList<>(List.of(new DemoCommand(), new DevinfoCommand()));
+        all.addAll(PingpongCommand.all());
+        return List.copyOf(all);
     }
 
     public static List<Command> all() {

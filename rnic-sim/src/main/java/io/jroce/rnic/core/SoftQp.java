@@ -102,16 +102,20 @@ final class SoftQp implements QueuePair {
         }
         this.srq = (SoftSrq) init.srq();
         checkCap("max_send_wr", init.maxSendWr(), 1, DeviceLimits.MAX_QP_WR);
-        checkCap("max_recv_wr", init.maxRecvWr(), 1, DeviceLimits.MAX_QP_WR);
+        boolean ownReceiveQueue = init.srq() == null;
+        if (ownReceiveQueue) {
+            // With an SRQ the QP has no receive queue of its own: its limits are ignored, as rxe does.
+            checkCap("max_recv_wr", init.maxRecvWr(), 1, DeviceLimits.MAX_QP_WR);
+            checkCap("max_recv_sge", init.maxRecvSge(), 0, DeviceLimits.MAX_SGE);
+        }
         checkCap("max_send_sge", init.maxSendSge(), 0, DeviceLimits.MAX_SGE);
-        checkCap("max_recv_sge", init.maxRecvSge(), 0, DeviceLimits.MAX_SGE);
         checkCap("max_inline_data", init.maxInlineData(), 0, DeviceLimits.MAX_INLINE_DATA);
         this.sqSigAll = init.sqSigAll();
         this.maxInline = init.maxInlineData();
         int sendSge = Math.max(1, init.maxSendSge());
-        int recvSge = Math.max(1, init.maxRecvSge());
+        int recvSge = ownReceiveQueue ? Math.max(1, init.maxRecvSge()) : 1;
         this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
-        this.rq = new WorkQueueRing<>(init.maxRecvWr(), () -> new RecvWqe(recvSge));
+        this.rq = new WorkQueueRing<>(ownReceiveQueue ? init.maxRecvWr() : 1, () -> new RecvWqe(recvSge));
         this.maxSendSge = init.maxSendSge();
         this.maxRecvSge = init.maxRecvSge();
         this.requester = new Requester(this);

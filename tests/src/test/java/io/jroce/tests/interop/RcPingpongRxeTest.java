@@ -1,18 +1,12 @@
 package io.jroce.tests.interop;
 
-import io.jroce.tools.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,12 +36,12 @@ class RcPingpongRxeTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (RxeNetwork network = RxeNetwork.builder().create()) {
             String host = network.hostIpv4();
-            Jroce server = Jroce.start(pool, "rc_pingpong", "--bind", host, "-g", "0", "-n", "10",
+            JroceCommand server = JroceCommand.start(pool, "rc_pingpong", "--bind", host, "-g", "0", "-n", "10",
                 "--timeout", PEER_SILENCE_S);
             try (RxePeer client = RxePeer.builder().name("rxe-client").network(network)
                      .command("ibv_rc_pingpong -g 1 -n 10 " + host).retryWhileRefused().start()) {
                 RxePeer.Result c = client.awaitExit(RUN);
-                Jroce.Result s = server.await(RUN);
+                JroceCommand.Result s = server.await(RUN);
                 assertEquals(0, c.exitStatus(), c.console() + "\n--- jroce:\n" + s.transcript());
                 assertEquals(0, s.status(), s.transcript() + "\n--- rxe:\n" + c.console());
                 assertPingpong(c.output(), 4096, 10, c.console());
@@ -67,15 +61,8 @@ class RcPingpongRxeTest {
                  .command("ibv_rc_pingpong -g 2 -m 4096 -s 8192 -n 10").start()) {
             String host6 = network.hostIpv6().orElseThrow(() -> new AssertionError("no IPv6 on the bridge"));
             server.awaitOutput("local address:", BOOT); // printed just before it listens
-            Jroce.Result c = null;
-            for (int attempt = 1; attempt <= 30; attempt++) { // while refused only: a guard, not a pace
-                c = Jroce.start(pool, "rc_pingpong", "--bind", host6, "-g", "0", "-m", "4096", "-s", "8192",
-                    "-n", "10", "--timeout", PEER_SILENCE_S, server.ipv4()).await(RUN);
-                if (c.status() == 0 || !c.transcript().contains("Couldn't connect to")) {
-                    break;
-                }
-                Thread.sleep(1000);
-            }
+            JroceCommand.Result c = JroceCommand.runWhileRefused(pool, RUN, "rc_pingpong", "--bind", host6, "-g", "0",
+                "-m", "4096", "-s", "8192", "-n", "10", "--timeout", PEER_SILENCE_S, server.ipv4());
             RxePeer.Result s = server.awaitExit(RUN);
             assertEquals(0, c.status(), c.transcript() + "\n--- rxe:\n" + s.console());
             assertEquals(0, s.exitStatus(), s.console() + "\n--- jroce:\n" + c.transcript());
@@ -96,34 +83,5 @@ class RcPingpongRxeTest {
 
     private static List<String> matches(Pattern p, List<String> lines) {
         return lines.stream().map(p::matcher).filter(Matcher::find).map(m -> m.group(1)).toList();
-    }
-
-    /** One jroce command line run in this JVM on a thread of its own, its output kept. */
-    private static final class Jroce {
-        private final Future<Integer> status;
-        private final ByteArrayOutputStream out;
-        private final String[] args;
-
-        private Jroce(Future<Integer> status, ByteArrayOutputStream out, String[] args) {
-            this.status = status;
-            this.out = out;
-            this.args = args;
-        }
-
-        static Jroce start(ExecutorService pool, String... args) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-            Future<Integer> status = pool.submit(() -> Main.run(args, print, print));
-            return new Jroce(status, out, args);
-        }
-
-        Result await(Duration guard) throws Exception {
-            int code = status.get(guard.toMillis(), TimeUnit.MILLISECONDS);
-            String text = out.toString(StandardCharsets.UTF_8);
-            return new Result(code, new ArrayList<>(text.lines().toList()), "jroce " + String.join(" ", args) + "\n" + text);
-        }
-
-        record Result(int status, List<String> lines, String transcript) {
-        }
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -93,20 +92,22 @@ public final class RxeLab {
 
     /**
      * The tag {@code build.sh} gives the image built from {@code dir}: SHA-256 over the lines
-     * {@code "<sha256 hex>  <file name>\n"} (sha256sum's format) of every file in the directory
-     * except Markdown, sorted by name, cut to 12 hex digits.
+     * {@code "<sha256 hex>  <path>\n"} (sha256sum's format) of every file in the directory and
+     * below except Markdown, the path relative to {@code dir} with '/' ({@code peer/x.c}), sorted,
+     * cut to 12 hex digits.
      */
     static String imageTag(Path dir) {
-        try (Stream<Path> files = Files.list(dir)) {
-            List<Path> inputs = files.filter(Files::isRegularFile)
+        try (Stream<Path> files = Files.walk(dir)) {
+            List<String> inputs = files.filter(Files::isRegularFile)
                 .filter(f -> !f.getFileName().toString().endsWith(".md"))
+                .map(f -> dir.relativize(f).toString().replace(java.io.File.separatorChar, '/'))
                 // sort(1) under LC_ALL=C orders bytes: for ASCII names that is String order
-                .sorted(Comparator.comparing(f -> f.getFileName().toString()))
+                .sorted()
                 .toList();
             StringBuilder listing = new StringBuilder();
-            for (Path f : inputs) {
-                listing.append(sha256Hex(Files.readAllBytes(f))).append("  ")
-                    .append(f.getFileName()).append('\n');
+            for (String f : inputs) {
+                listing.append(sha256Hex(Files.readAllBytes(dir.resolve(f)))).append("  ")
+                    .append(f).append('\n');
             }
             return sha256Hex(listing.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
         } catch (IOException e) {

@@ -7,7 +7,7 @@ import io.jroce.verbs.WorkCompletion;
 import java.util.concurrent.TimeUnit;
 
 /**
- * -e: sleep on CQ events as ibv_rc_pingpong does: wait for an event on the channel, check it names
+ * -e: sleep on CQ events as the tools do: wait for an event on the channel, check it names
  * our CQ, re-arm the CQ, then poll it once (which may find nothing: a completion that came before
  * the re-arm was already taken). Every event taken is acknowledged when the CQ is destroyed
  * ({@link PingpongContext#close()}), as ibv_ack_cq_events(cq, num_cq_events) at the end.

@@ -46,9 +46,23 @@ record PingpongDest(int lid, int qpn, int psn, Gid gid) {
         return Integer.parseUnsignedInt(field.trim(), 16);
     }
 
-    /** The line ibv_rc_pingpong prints for each side. */
+    /**
+     * An entry srq_pingpong sends for each QP past num_qp: every field zero (memset of my_dest),
+     * which reads {@code 0000:000000:000000:} and 32 zeros on the wire.
+     */
+    static PingpongDest unused() {
+        return new PingpongDest(0, 0, 0, Gid.of(new byte[Gid.LENGTH]));
+    }
+
+    /** The text the tools print after "local address:" or "remote address:". */
     String describe() {
-        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpn, psn, GidText.format(gid));
+        return describe(", ");
+    }
+
+    /** As {@link #describe()}, with {@code beforeGid} before "GID" (ud_pingpong's local line has ": "). */
+    String describe(String beforeGid) {
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x%sGID %s", lid, qpn, psn, beforeGid,
+            GidText.format(gid));
     }
 
     /**

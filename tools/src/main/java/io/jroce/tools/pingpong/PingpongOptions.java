@@ -11,14 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code jroce rc_pingpong} was asked for: ibv_rc_pingpong's options (rdma-core v44) with
- * their defaults, and jroce's own for what a kernel RDMA device would know by itself.
+ * What {@code jroce rc_pingpong}, {@code uc_pingpong}, {@code ud_pingpong} or {@code srq_pingpong}
+ * was asked for: the options of the rdma-core v44 tool of that name with their defaults, and
+ * jroce's own for what a kernel RDMA device would know by itself.
  *
+ * @param tool         which of the tools
  * @param host         the server to connect to; null to be the server
  * @param tcpPort      -p: TCP port of the exchange
  * @param deviceName   -d: name of the jroce device
  * @param size         -s: message size
- * @param mtu          -m: path MTU
+ * @param mtu          -m: path MTU (ud_pingpong has none: UD uses the port's)
+ * @param numQp        -q: QPs (srq_pingpong; 1 for the others)
  * @param rxDepth      -r: receives posted at a time
  * @param iters        -n: exchanges
  * @param sl           -l: service level
@@ -30,13 +33,13 @@ import java.util.List;
  * @param pcap         --pcap: capture file, or null
  * @param timeoutSeconds --timeout: longest silence of the peer, 0 for none
  */
-record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mtu mtu, int rxDepth, int iters,
-                       int sl, int gidIndex, Flags flags, List<String> binds, int udpPort, int peerUdpPort,
-                       Path pcap, int timeoutSeconds) {
+record PingpongOptions(PingpongTool tool, String host, int tcpPort, String deviceName, int size, Mtu mtu, int numQp,
+                       int rxDepth, int iters, int sl, int gidIndex, Flags flags, List<String> binds, int udpPort,
+                       int peerUdpPort, Path pcap, int timeoutSeconds) {
     static final int DEFAULT_TCP_PORT = 18515;
 
     /**
-     * The options of ibv_rc_pingpong without a value.
+     * The options without a value that were given; each tool knows a subset (ibv_rc_pingpong all).
      *
      * @param events      -e: sleep on CQ events instead of polling
      * @param odp         -o: on-demand paging
@@ -51,36 +54,65 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
                  boolean validate, boolean deviceMemory, boolean newSend) {
     }
 
-    static final String USAGE = """
-        usage: jroce rc_pingpong [options]          start a server and wait for connection
-               jroce rc_pingpong [options] <host>   connect to server at <host>
+    /** The help of {@code jroce <tool>}: the tool's own options, then jroce's. */
+    static String usage(PingpongTool tool) {
+        StringBuilder sb = new StringBuilder();
+        String name = "jroce " + tool.command();
+        sb.append("usage: ").append(name).append(" [options]          start a server and wait for connection\n");
+        sb.append("       ").append(name).append(" [options] <host>   connect to server at <host>\n\n");
+        sb.append(tool.realTool()).append(" (rdma-core v44) on a jroce device: the same options, TCP exchange,\n");
+        sb.append("queue pair attributes and SEND ping-pong, so either side may be jroce or the real tool\n");
+        sb.append("on Linux rxe. ").append(DESCRIPTIONS[tool.ordinal()]);
+        sb.append("Prints the addresses of both sides, then \"<bytes> bytes in <s> seconds = <n> Mbit/sec\"\n");
+        sb.append("and \"<iters> iters in <s> seconds = <n> usec/iter\".\n\n");
+        sb.append("options (as ").append(tool.realTool()).append("):\n");
+        for (String[] option : OPTION_HELP) {
+            if (tool.hasOption(option[0].charAt(0))) {
+                sb.append(option[1].replace("%SIZE%", Integer.toString(tool.defaultSize()))
+                    .replace("%TOOL%", tool.realTool()));
+            }
+        }
+        sb.append(JROCE_OPTIONS.replace("%TOOL%", tool.realTool()));
+        return sb.toString();
+    }
 
-        ibv_rc_pingpong (rdma-core v44) on a jroce device: the same options, TCP exchange, queue pair
-        attributes and SEND ping-pong, so either side may be jroce or the real tool on Linux rxe.
-        Prints both sides' addresses, then "<bytes> bytes in <s> seconds = <n> Mbit/sec" and
-        "<iters> iters in <s> seconds = <n> usec/iter".
+    private static final String[] DESCRIPTIONS = {
+        "One RC QP.\n",
+        "One UC QP: nothing is retransmitted, so a lost packet loses\n"
+            + "its message (the run then waits for --timeout).\n",
+        "One UD QP (Q_Key 0x11111111) that sends through an address\n"
+            + "handle to the peer's GID; a message must fit the port's active MTU (4096 on jroce).\n",
+        "-q RC QPs that share one SRQ; the client first sends on\n"
+            + "every QP; -n counts the messages of all QPs together, as the real tool does.\n",
+    };
 
-        options (as ibv_rc_pingpong):
-          -p, --port=<port>      listen on/connect to TCP port <port> (default 18515)
-          -d, --ib-dev=<dev>     name of the jroce device (default jroce0)
-          -i, --ib-port=<port>   port of the device: 1, the only one
-          -s, --size=<size>      size of message to exchange (default 4096)
-          -m, --mtu=<size>       path MTU: 256, 512, 1024, 2048 or 4096 (default 1024)
-          -r, --rx-depth=<dep>   number of receives to post at a time (default 500)
-          -n, --iters=<iters>    number of exchanges (default 1000)
-          -l, --sl=<sl>          service level value (default 0)
-          -g, --gid-idx=<index>  local port GID index: the index of a --bind address
-                                 (default 0, the first; ibv_rc_pingpong sends a zero GID
-                                 without -g, which RoCE cannot route)
-          -c, --chk              validate received buffer (the client sends the pattern,
-                                 the server checks it and prints "invalid data in page N")
-          -N, --new_send         use the new post send WR API (jroce has one posting API;
-                                 the SENDs on the wire are the same)
-          -e, --events           sleep on CQ events (default poll)
-          -o, --odp, -O, --iodp, -P, --prefetch
-                                 on-demand paging: refused, jroce has none
-          -t, --ts               completion timestamps: refused, jroce has none
-          -j, --dm               device memory: refused, jroce has none
+    /** Each option's help line, keyed by its letter; a tool lists those it has, in this order. */
+    private static final String[][] OPTION_HELP = {
+        {"p", "  -p, --port=<port>      listen on/connect to TCP port <port> (default 18515)\n"},
+        {"d", "  -d, --ib-dev=<dev>     name of the jroce device (default jroce0)\n"},
+        {"i", "  -i, --ib-port=<port>   port of the device: 1, the only one\n"},
+        {"s", "  -s, --size=<size>      size of message to exchange (default %SIZE%)\n"},
+        {"m", "  -m, --mtu=<size>       path MTU: 256, 512, 1024, 2048 or 4096 (default 1024)\n"},
+        {"q", "  -q, --num-qp=<num>     number of QPs to use (default 16, at most 255)\n"},
+        {"r", "  -r, --rx-depth=<dep>   number of receives to post at a time (default 500)\n"},
+        {"n", "  -n, --iters=<iters>    number of exchanges (default 1000)\n"},
+        {"l", "  -l, --sl=<sl>          service level value (default 0)\n"},
+        {"g", "  -g, --gid-idx=<index>  local port GID index: the index of a --bind address\n"
+            + "                         (default 0, the first; %TOOL% sends a zero GID\n"
+            + "                         without -g, which RoCE cannot route)\n"},
+        {"c", "  -c, --chk              validate received buffer (the client sends the pattern,\n"
+            + "                         the server checks it and prints \"invalid data in page N\")\n"},
+        {"N", "  -N, --new_send         use the new post send WR API (jroce has one posting API;\n"
+            + "                         the SENDs on the wire are the same)\n"},
+        {"e", "  -e, --events           sleep on CQ events (default poll)\n"},
+        {"o", "  -o, --odp              on-demand paging: refused, jroce has none\n"},
+        {"O", "  -O, --iodp, -P, --prefetch\n"
+            + "                         implicit on-demand paging, prefetch: refused likewise\n"},
+        {"t", "  -t, --ts               completion timestamps: refused, jroce has none\n"},
+        {"j", "  -j, --dm               device memory: refused, jroce has none\n"},
+    };
+
+    private static final String JROCE_OPTIONS = """
 
         jroce options (what a kernel RDMA device knows by itself):
           --bind ADDR            IP address of the device, one GID each; repeatable
@@ -90,8 +122,11 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
                                  address, e.g. both on ::1)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
           --timeout SECONDS      give up when the peer stays silent that long (default 0: wait
-                                 forever, as ibv_rc_pingpong does)
+                                 forever, as %TOOL% does)
         """;
+
+    /** {@code jroce rc_pingpong --help} (after the tables it is made of: static fields start in order). */
+    static final String USAGE = usage(PingpongTool.RC);
 
     boolean isClient() {
         return host != null;
@@ -102,20 +137,34 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
         return gidIndex >= 0 ? gidIndex : 0;
     }
 
+    /** The options of {@code jroce rc_pingpong}. */
     static PingpongOptions parse(ArgCursor args) throws UsageException {
-        return new Parser().parse(args);
+        return parse(PingpongTool.RC, args);
     }
 
-    /** getopt_long as ibv_rc_pingpong calls it: "-p 1", "-p1", "--port=1", "--port 1", bundled flags "-ce". */
-    private static final class Parser {
-        private static final String WITH_VALUE = "pdismrnlg";
-        private static final String WITHOUT_VALUE = "eoOPtcjN";
+    static PingpongOptions parse(PingpongTool tool, ArgCursor args) throws UsageException {
+        return new Parser(tool).parse(args);
+    }
 
+    /**
+     * The long name of each short option (struct option long_options); a tool accepts those whose
+     * letter it has.
+     */
+    private static final String[][] LONG_NAMES = {
+        {"port", "p"}, {"ib-dev", "d"}, {"ib-port", "i"}, {"size", "s"}, {"mtu", "m"}, {"num-qp", "q"},
+        {"rx-depth", "r"}, {"iters", "n"}, {"sl", "l"}, {"gid-idx", "g"}, {"events", "e"}, {"odp", "o"},
+        {"iodp", "O"}, {"prefetch", "P"}, {"ts", "t"}, {"chk", "c"}, {"dm", "j"}, {"new_send", "N"},
+    };
+
+    /** getopt_long as the tools call it: "-p 1", "-p1", "--port=1", "--port 1", bundled flags "-ce". */
+    private static final class Parser {
+        private final PingpongTool tool;
         private String host;
         private int tcpPort = DEFAULT_TCP_PORT;
         private String deviceName = "jroce0";
-        private int size = 4096;
+        private int size;
         private Mtu mtu = Mtu.MTU_1024;
+        private int numQp;
         private int rxDepth = 500;
         private int iters = 1000;
         private int sl;
@@ -133,6 +182,12 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
         private int peerUdpPort = -1;
         private Path pcap;
         private int timeoutSeconds;
+
+        Parser(PingpongTool tool) {
+            this.tool = tool;
+            this.size = tool.defaultSize();
+            this.numQp = tool.sharedReceiveQueue() ? PingpongTool.SRQ_DEFAULT_QPS : 1;
+        }
 
         PingpongOptions parse(ArgCursor args) throws UsageException {
             boolean optionsEnded = false;
@@ -152,7 +207,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
             if (binds.isEmpty()) {
                 binds.add("127.0.0.1");
             }
-            return new PingpongOptions(host, tcpPort, deviceName, size, mtu, rxDepth, iters, sl, gidIndex,
+            return new PingpongOptions(tool, host, tcpPort, deviceName, size, mtu, numQp, rxDepth, iters, sl, gidIndex,
                 new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
                 List.copyOf(binds), udpPort, peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, timeoutSeconds);
         }
@@ -168,12 +223,12 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
             for (int i = 1; i < arg.length(); i++) {
                 char c = arg.charAt(i);
                 String name = "-" + c;
-                if (WITH_VALUE.indexOf(c) >= 0) {
+                if (!tool.hasOption(c)) {
+                    throw ArgCursor.unknown(name);
+                }
+                if (tool.takesValue(c)) {
                     apply(c, name, i + 1 < arg.length() ? arg.substring(i + 1) : args.value(name));
                     return;
-                }
-                if (WITHOUT_VALUE.indexOf(c) < 0) {
-                    throw ArgCursor.unknown(name);
                 }
                 flag(c);
             }
@@ -181,29 +236,25 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
 
         private void longOption(String name, ArgCursor args) throws UsageException {
             switch (name) {
-                case "--port" -> apply('p', name, args.value(name));
-                case "--ib-dev" -> apply('d', name, args.value(name));
-                case "--ib-port" -> apply('i', name, args.value(name));
-                case "--size" -> apply('s', name, args.value(name));
-                case "--mtu" -> apply('m', name, args.value(name));
-                case "--rx-depth" -> apply('r', name, args.value(name));
-                case "--iters" -> apply('n', name, args.value(name));
-                case "--sl" -> apply('l', name, args.value(name));
-                case "--gid-idx" -> apply('g', name, args.value(name));
-                case "--events" -> flag('e');
-                case "--odp" -> flag('o');
-                case "--iodp" -> flag('O');
-                case "--prefetch" -> flag('P');
-                case "--ts" -> flag('t');
-                case "--chk" -> flag('c');
-                case "--dm" -> flag('j');
-                case "--new_send" -> flag('N');
                 case "--bind" -> binds.add(address(args.value(name)));
                 case "--udp-port" -> udpPort = number(name, args.value(name), 1, 65535);
                 case "--peer-udp-port" -> peerUdpPort = number(name, args.value(name), 1, 65535);
                 case "--pcap" -> pcap = Path.of(args.value(name));
                 case "--timeout" -> timeoutSeconds = number(name, args.value(name), 0, 86_400);
-                default -> throw ArgCursor.unknown(name);
+                default -> {
+                    for (String[] option : LONG_NAMES) {
+                        char c = option[1].charAt(0);
+                        if (name.equals("--" + option[0]) && tool.hasOption(c)) {
+                            if (tool.takesValue(c)) {
+                                apply(c, name, args.value(name));
+                            } else {
+                                flag(c);
+                            }
+                            return;
+                        }
+                    }
+                    throw ArgCursor.unknown(name);
+                }
             }
         }
 
@@ -218,6 +269,7 @@ record PingpongOptions(String host, int tcpPort, String deviceName, int size, Mt
                 }
                 case 's' -> size = number(name, value, 1, Integer.MAX_VALUE);
                 case 'm' -> mtu = mtu(name, value);
+                case 'q' -> numQp = number(name, value, 1, Integer.MAX_VALUE);
                 case 'r' -> rxDepth = number(name, value, 1, Integer.MAX_VALUE - 1);
                 case 'n' -> iters = number(name, value, 1, Integer.MAX_VALUE);
                 case 'l' -> sl = number(name, value, 0, 15);

@@ -2,16 +2,20 @@ package io.jroce.tools.pingpong;
 
 import io.jroce.verbs.Gid;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-/** One run of {@code jroce rc_pingpong}, in the order of ibv_rc_pingpong's main(). */
+/** One run of a ping-pong twin, in the order of the tool's main(). */
 final class PingpongRun {
     private final PingpongOptions options;
+    private final PingpongTool tool;
     private final PrintStream out;
 
     PingpongRun(PingpongOptions options, PrintStream out) {
         this.options = options;
+        this.tool = options.tool();
         this.out = out;
     }
 
@@ -24,18 +28,17 @@ final class PingpongRun {
             if (options.flags().events()) {
                 ctx.requestNotification();
             }
-            int lid = ctx.device().queryPort().lid(); // 0 on RoCE, whose link layer is Ethernet
-            Gid gid = ctx.gid(options.sgidIndex());
-            PingpongDest mine = new PingpongDest(lid, ctx.qpNum(), ThreadLocalRandom.current().nextInt(1 << 24), gid);
-            out.println("  local address:  " + mine.describe());
+            List<PingpongDest> mine = localAddresses(ctx);
 
             int timeoutMs = (int) TimeUnit.SECONDS.toMillis(options.timeoutSeconds());
-            PingpongDest remote = options.isClient()
+            List<PingpongDest> remote = options.isClient()
                 ? TcpExchange.client(options.host(), options.tcpPort(), mine, timeoutMs)
-                : TcpExchange.server(options.tcpPort(), mine, timeoutMs, dest -> ctx.connect(dest, mine.psn()));
-            out.println("  remote address: " + remote.describe());
+                : TcpExchange.server(options.tcpPort(), mine, timeoutMs, dests -> ctx.connect(dests, mine));
+            for (int i = 0; i < ctx.qpCount(); i++) {
+                out.println(PingpongTool.remoteLine(remote.get(i)));
+            }
             if (options.isClient()) {
-                ctx.connect(remote, mine.psn());
+                ctx.connect(remote, mine);
                 if (options.flags().validate()) {
                     ctx.writeValidationPattern();
                 }
@@ -44,8 +47,8 @@ final class PingpongRun {
             CompletionWaiter waiter = options.flags().events()
                 ? new EventWaiter(ctx, options.timeoutSeconds())
                 : new PollingWaiter(ctx.cq(), options.timeoutSeconds());
-            long elapsedNs = new PingpongLoop(ctx, waiter, options.iters(), options.rxDepth(), routs)
-                .run(options.isClient());
+            long elapsedNs = new PingpongLoop(ctx, waiter, options.iters(), options.rxDepth(), routs,
+                tool.sharedReceiveQueue()).run(options.isClient());
             PingpongReport.print(out, options.size(), options.iters(), elapsedNs);
             if (!options.isClient() && options.flags().validate()) {
                 for (int page : ctx.invalidPages()) {
@@ -53,5 +56,24 @@ final class PingpongRun {
                 }
             }
         }
+    }
+
+    /**
+     * Each QP's address, printed as the tool prints it, then (srq_pingpong) all-zero entries up to
+     * the number of messages the tool exchanges. The LID is 0 on RoCE, whose link layer is Ethernet.
+     */
+    private List<PingpongDest> localAddresses(PingpongContext ctx) throws PingpongException {
+        int lid = ctx.device().queryPort().lid();
+        Gid gid = ctx.gid(options.sgidIndex());
+        List<PingpongDest> mine = new ArrayList<>(tool.exchangedMessages());
+        for (int i = 0; i < ctx.qpCount(); i++) {
+            PingpongDest d = new PingpongDest(lid, ctx.qpNum(i), ThreadLocalRandom.current().nextInt(1 << 24), gid);
+            out.println(tool.localLine(d));
+            mine.add(d);
+        }
+        while (mine.size() < tool.exchangedMessages()) {
+            mine.add(PingpongDest.unused());
+        }
+        return List.copyOf(mine);
     }
 }

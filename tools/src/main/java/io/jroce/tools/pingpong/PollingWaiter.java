@@ -5,7 +5,7 @@ import io.jroce.verbs.WorkCompletion;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The default: poll until something is there. ibv_rc_pingpong spins on ibv_poll_cq; this spins
+ * The default: poll until something is there. The tools spin on ibv_poll_cq; this spins
  * briefly, then sleeps in {@link CompletionQueue#pollBlocking}. jroce's RNIC runs on a JVM thread
  * of the same machine, and a side that spins without end takes the CPU that the RNICs need to
  * make progress (two jroce sides on a two-core machine would crawl).
@@ -45,7 +45,11 @@ final class PollingWaiter implements CompletionWaiter {
                     + " s (--timeout): the peer stopped answering");
             }
             if (cq.pollBlocking(wcs[0], wait, TimeUnit.NANOSECONDS)) {
-                return cq.poll(wcs[1]) ? 2 : 1;
+                int n = 1;
+                while (n < wcs.length && cq.poll(wcs[n])) {
+                    n++;
+                }
+                return n;
             }
         }
     }

@@ -8,31 +8,35 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The out-of-band exchange of ibv_rc_pingpong (pp_client_exch_dest, pp_server_exch_dest): the
- * client connects and writes its 52-byte address message; the server reads it, connects its QP
- * (RTR, RTS), writes its own; the client reads it and writes "done\0" (5 bytes), which the
- * server reads; both close. Each message goes out in one write, as the real tools read each
- * with a single read().
+ * The out-of-band exchange of the tools (pp_client_exch_dest, pp_server_exch_dest): the client
+ * connects and writes its 52-byte address messages; the server reads them, connects its QPs
+ * (RTR, RTS), writes its own; the client reads them and writes "done\0" (5 bytes), which the
+ * server reads; both close. rc, uc and ud send one message each way, srq_pingpong 256 (MAX_QP).
+ * Each message goes out in its own write, as rc, uc and ud read each with a single read(). The
+ * error lines are those of the tool: srq_pingpong's differ, and name the message they failed on.
  */
 final class TcpExchange {
     private static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
 
-    /** The server's step between reading the client's address and sending its own. */
+    /** The server's step between reading the client's addresses and sending its own. */
     interface QpConnector {
-        void connect(PingpongDest remote) throws PingpongException;
+        void connect(List<PingpongDest> remote) throws PingpongException;
     }
 
     private TcpExchange() {
     }
 
     /**
-     * The client side.
+     * The client side: sends {@code mine}, returns as many addresses from the server.
      *
      * @param timeoutMs longest wait for the server (connect and each read); 0 waits forever
      */
-    static PingpongDest client(String host, int port, PingpongDest mine, int timeoutMs) throws PingpongException {
+    static List<PingpongDest> client(String host, int port, List<PingpongDest> mine, int timeoutMs)
+        throws PingpongException {
         InetAddress[] candidates;
         try {
             candidates = InetAddress.getAllByName(host);
@@ -53,41 +57,58 @@ final class TcpExchange {
         if (socket == null) {
             throw new PingpongException("Couldn't connect to " + host + ":" + port);
         }
+        boolean many = mine.size() > 1;
+        String readFailure = "Couldn't read/write remote address";
         try (Socket s = socket) {
             s.setSoTimeout(timeoutMs);
             OutputStream out = s.getOutputStream();
             InputStream in = s.getInputStream();
             try {
-                out.write(mine.toMessage());
+                for (PingpongDest d : mine) {
+                    out.write(d.toMessage());
+                }
                 out.flush();
             } catch (IOException e) {
                 throw new PingpongException("Couldn't send local address", e);
             }
-            byte[] message;
-            try {
-                message = in.readNBytes(PingpongDest.MESSAGE_LENGTH);
-                if (message.length != PingpongDest.MESSAGE_LENGTH) {
-                    throw new PingpongException("Couldn't read/write remote address (the server sent "
-                        + message.length + " of " + PingpongDest.MESSAGE_LENGTH + " bytes)");
+            List<PingpongDest> remote = new ArrayList<>(mine.size());
+            for (int i = 0; i < mine.size(); i++) {
+                byte[] message;
+                try {
+                    message = in.readNBytes(PingpongDest.MESSAGE_LENGTH);
+                } catch (IOException e) {
+                    throw new PingpongException(
+                        many ? "0/52: Couldn't read remote address [" + i + "]" : readFailure, e);
                 }
+                if (message.length != PingpongDest.MESSAGE_LENGTH) {
+                    throw new PingpongException(many
+                        ? message.length + "/" + PingpongDest.MESSAGE_LENGTH + ": Couldn't read remote address [" + i
+                            + "] (the server closed the connection)"
+                        : readFailure + " (the server sent " + message.length + " of " + PingpongDest.MESSAGE_LENGTH
+                            + " bytes)");
+                }
+                remote.add(parse(message, many ? "Couldn't read remote address [" + i + "]" : readFailure));
+            }
+            try {
                 out.write(DONE);
                 out.flush();
             } catch (IOException e) {
-                throw new PingpongException("Couldn't read/write remote address", e);
+                throw new PingpongException(many ? "client write" : readFailure, e);
             }
-            return parse(message, "Couldn't read/write remote address");
+            return remote;
         } catch (IOException e) {
-            throw new PingpongException("Couldn't read/write remote address", e);
+            throw new PingpongException(readFailure, e);
         }
     }
 
     /**
      * The server side: listens on every address (SO_REUSEADDR, backlog 1), accepts one client,
-     * stops listening.
+     * stops listening, reads as many addresses as {@code mine} holds, connects, answers with
+     * {@code mine}.
      *
      * @param timeoutMs longest wait for the client (accept and each read); 0 waits forever
      */
-    static PingpongDest server(int port, PingpongDest mine, int timeoutMs, QpConnector connector)
+    static List<PingpongDest> server(int port, List<PingpongDest> mine, int timeoutMs, QpConnector connector)
         throws PingpongException {
         Socket socket;
         try (ServerSocket listener = new ServerSocket()) {
@@ -106,16 +127,25 @@ final class TcpExchange {
         } catch (IOException e) {
             throw new PingpongException("Couldn't listen to port " + port, e);
         }
+        boolean many = mine.size() > 1;
         try (Socket s = socket) {
             s.setSoTimeout(timeoutMs);
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
-            byte[] message = in.readNBytes(PingpongDest.MESSAGE_LENGTH);
-            if (message.length != PingpongDest.MESSAGE_LENGTH) {
-                throw new PingpongException(message.length + "/" + PingpongDest.MESSAGE_LENGTH
-                    + ": Couldn't read remote address");
+            List<PingpongDest> remote = new ArrayList<>(mine.size());
+            for (int i = 0; i < mine.size(); i++) {
+                String failure = "Couldn't read remote address" + (many ? " [" + i + "]" : "");
+                byte[] message;
+                try {
+                    message = in.readNBytes(PingpongDest.MESSAGE_LENGTH);
+                } catch (IOException e) {
+                    throw new PingpongException("0/" + PingpongDest.MESSAGE_LENGTH + ": " + failure, e);
+                }
+                if (message.length != PingpongDest.MESSAGE_LENGTH) {
+                    throw new PingpongException(message.length + "/" + PingpongDest.MESSAGE_LENGTH + ": " + failure);
+                }
+                remote.add(parse(message, failure));
             }
-            PingpongDest remote = parse(message, "Couldn't read remote address");
             try {
                 connector.connect(remote);
             } catch (PingpongException e) {
@@ -123,14 +153,22 @@ final class TcpExchange {
                 failed.initCause(e);
                 throw failed;
             }
+            String answerFailure = many ? "Couldn't send local address" : "Couldn't send/recv local address";
             try {
-                out.write(mine.toMessage());
+                for (PingpongDest d : mine) {
+                    out.write(d.toMessage());
+                }
                 out.flush();
+            } catch (IOException e) {
+                throw new PingpongException(answerFailure, e);
+            }
+            String doneFailure = many ? "client write" : "Couldn't send/recv local address";
+            try {
                 if (in.readNBytes(DONE.length).length != DONE.length) {
-                    throw new PingpongException("Couldn't send/recv local address (the client did not say done)");
+                    throw new PingpongException(doneFailure + " (the client did not say done)");
                 }
             } catch (IOException e) {
-                throw new PingpongException("Couldn't send/recv local address", e);
+                throw new PingpongException(doneFailure, e);
             }
             return remote;
         } catch (IOException e) {

@@ -46,6 +46,70 @@ class PingpongOptionsTest {
         assertEquals(0, o.timeoutSeconds());
     }
 
+    private static PingpongOptions parse(PingpongTool tool, String... args) throws UsageException {
+        return PingpongOptions.parse(tool, new ArgCursor(List.of(args)));
+    }
+
+    @Test
+    void eachToolHasItsOwnDefaults() throws UsageException {
+        assertEquals(PingpongTool.RC, parse().tool());
+        assertEquals(1, parse().numQp());
+        PingpongOptions uc = parse(PingpongTool.UC);
+        assertEquals(4096, uc.size());
+        assertEquals(Mtu.MTU_1024, uc.mtu());
+        assertEquals(1, uc.numQp());
+        PingpongOptions ud = parse(PingpongTool.UD);
+        assertEquals(1024, ud.size(), "ibv_ud_pingpong's default (its help says 2048)");
+        assertEquals(1, ud.numQp());
+        PingpongOptions srq = parse(PingpongTool.SRQ);
+        assertEquals(4096, srq.size());
+        assertEquals(16, srq.numQp());
+        for (PingpongOptions o : List.of(uc, ud, srq)) {
+            assertEquals(18515, o.tcpPort());
+            assertEquals(500, o.rxDepth());
+            assertEquals(1000, o.iters());
+            assertEquals(-1, o.gidIndex());
+            assertEquals(List.of("127.0.0.1"), o.binds());
+        }
+    }
+
+    @Test
+    void srqTakesTheQpCountShortLongAndBundled() throws UsageException {
+        assertEquals(4, parse(PingpongTool.SRQ, "-q", "4").numQp());
+        assertEquals(5, parse(PingpongTool.SRQ, "--num-qp=5").numQp());
+        PingpongOptions o = parse(PingpongTool.SRQ, "-ceq7", "-o", "h");
+        assertEquals(7, o.numQp());
+        assertTrue(o.flags().validate() && o.flags().events() && o.flags().odp());
+        assertEquals("h", o.host());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "UD|-m 1024|unknown option '-m'",
+        "UD|--mtu=1024|unknown option '--mtu'",
+        "UD|-ec -N|unknown option '-N'",
+        "UC|-o|unknown option '-o'",
+        "UC|--iodp|unknown option '--iodp'",
+        "UC|-q 2|unknown option '-q'",
+        "RC|--num-qp 2|unknown option '--num-qp'",
+        "SRQ|-t|unknown option '-t'",
+        "SRQ|-q 0|-q needs a number from 1 to 2147483647, got '0'"})
+    void eachToolKnowsOnlyItsOwnOptions(PingpongTool tool, String args, String message) {
+        assertEquals(message, assertThrows(UsageException.class, () -> parse(tool, args.split(" "))).getMessage());
+    }
+
+    @Test
+    void theHelpListsEachToolsOwnOptions() {
+        assertTrue(PingpongOptions.usage(PingpongTool.SRQ).contains("-q, --num-qp=<num>"));
+        assertFalse(PingpongOptions.usage(PingpongTool.UD).contains("--mtu"));
+        assertTrue(PingpongOptions.usage(PingpongTool.UD).contains("(default 1024)"));
+        assertFalse(PingpongOptions.usage(PingpongTool.UC).contains("--odp"));
+        assertTrue(PingpongOptions.USAGE.startsWith("usage: jroce rc_pingpong [options]"));
+        for (PingpongTool t : PingpongTool.values()) {
+            assertTrue(PingpongOptions.usage(t).contains("--peer-udp-port N"), t.toString());
+        }
+    }
+
     @Test
     void shortOptionsTakeValuesSeparateOrAttachedAndFlagsBundle() throws UsageException {
         PingpongOptions o = parse("-p18516", "-s", "1", "-m2048", "-r", "0x10", "-n7", "-l", "5", "-g0", "-ceN",

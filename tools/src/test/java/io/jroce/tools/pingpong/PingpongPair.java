@@ -11,9 +11,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A jroce rc_pingpong server and client in this JVM, on two threads: the server starts first, the
- * client once the server listens (as one starts the real tools). Each side gets its own address
- * and a free UDP port, so nothing here needs port 4791.
+ * A jroce ping-pong server and client (rc_pingpong unless another twin is named) in this JVM, on
+ * two threads: the server starts first, the client once the server listens (as one starts the real
+ * tools). Each side gets its own address and a free UDP port, so nothing here needs port 4791.
  */
 final class PingpongPair {
     /** Guards against hangs only; a run ends as soon as both sides are done. */
@@ -21,6 +21,8 @@ final class PingpongPair {
     /** What each side passes as --timeout, so that a lost peer ends a run instead of hanging it. */
     static final String TIMEOUT_S = "30";
 
+    /** The command both sides run: rc_pingpong, uc_pingpong, ud_pingpong or srq_pingpong. */
+    final String command;
     final String serverAddress;
     final String clientAddress;
     final String host;
@@ -30,6 +32,11 @@ final class PingpongPair {
 
     /** @param host what the client connects to over TCP */
     PingpongPair(String serverAddress, String clientAddress, String host) {
+        this("rc_pingpong", serverAddress, clientAddress, host);
+    }
+
+    PingpongPair(String command, String serverAddress, String clientAddress, String host) {
+        this.command = command;
         this.serverAddress = serverAddress;
         this.clientAddress = clientAddress;
         this.host = host;
@@ -42,11 +49,19 @@ final class PingpongPair {
     }
 
     static PingpongPair ipv4() {
-        return new PingpongPair("127.0.0.1", "127.0.0.2", "127.0.0.1");
+        return ipv4("rc_pingpong");
     }
 
     static PingpongPair ipv6() {
-        return new PingpongPair("::1", "::1", "::1");
+        return ipv6("rc_pingpong");
+    }
+
+    static PingpongPair ipv4(String command) {
+        return new PingpongPair(command, "127.0.0.1", "127.0.0.2", "127.0.0.1");
+    }
+
+    static PingpongPair ipv6(String command) {
+        return new PingpongPair(command, "::1", "::1", "::1");
     }
 
     /** The two command lines' results. */
@@ -65,7 +80,7 @@ final class PingpongPair {
     }
 
     private List<String> args(String bind, int udp, int peerUdp, String connectTo, String... extra) {
-        List<String> a = new ArrayList<>(List.of("rc_pingpong", "-p", Integer.toString(tcpPort), "--bind", bind,
+        List<String> a = new ArrayList<>(List.of(command, "-p", Integer.toString(tcpPort), "--bind", bind,
             "--udp-port", Integer.toString(udp), "--peer-udp-port", Integer.toString(peerUdp),
             "--timeout", TIMEOUT_S));
         a.addAll(List.of(extra));
@@ -81,7 +96,7 @@ final class PingpongPair {
     }
 
     Result run(List<String> serverOptions, List<String> clientOptions) throws Exception {
-        ExecutorService pool = Executors.newSingleThreadExecutor(r -> new Thread(r, "rc_pingpong-server"));
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> new Thread(r, command + "-server"));
         try {
             Future<CommandRunner> server = pool.submit(
                 () -> CommandRunner.run(serverArgs(serverOptions.toArray(String[]::new)).toArray(String[]::new)));

@@ -1,0 +1,494 @@
+package io.jroce.tests.interop;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every RC operation between jroce on this host and real rxe in a guest, both ways, with the data
+ * checked on both sides: jroce drives SEND, SEND with immediate, RDMA WRITE, RDMA WRITE with
+ * immediate, RDMA READ, FETCH_AND_ADD and CMP_AND_SWP at {@code rc_ops_peer}
+ * ({@code interop/rxe-image/peer/rc_ops_peer.c}, which reports what its buffer and its receive
+ * queue saw), then {@code rc_ops_peer} drives the same operations at jroce (and checks what READs
+ * and atomics returned). Sizes 0, 1, path MTU + 1 and 64 KiB. One guest boot per test (the TCP
+ * command channel of rc_ops_peer lets one guest do both directions).
+ *
+ * <p>While the test runs, tshark captures the host's bridge ({@code /tmp/rc-ops-<name>.pcap});
+ * afterwards every packet must dissect as RoCEv2 with nothing malformed and verify its ICRC
+ * ({@link RoceCaptureCheck}).
+ */
+@RequiresRxePeer
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
+class RcOpsRxeTest {
+    private static final Logger LOG = LoggerFactory.getLogger(RcOpsRxeTest.class);
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration RUN = Duration.ofMinutes(5);
+    private static final int BUF = 128 * 1024;
+    /** libibverbs' enum ibv_wc_opcode. */
+    private static final int IBV_WC_SEND = 0;
+    private static final int IBV_WC_RDMA_WRITE = 1;
+    private static final int IBV_WC_RDMA_READ = 2;
+    private static final int IBV_WC_COMP_SWAP = 3;
+    private static final int IBV_WC_FETCH_ADD = 4;
+    private static final int IBV_WC_RECV = 128;
+    private static final int IBV_WC_RECV_RDMA_WITH_IMM = 129;
+    /** An unaligned remote offset for WRITE and READ; atomics use 8-byte aligned ones. */
+    private static final int ROFF = 3;
+    /** rc_ops_peer's TCP port on the host (each test has a network, so a host address, of its own). */
+    private static final int PORT = 18516;
+
+    @Test
+    void everyRcOperationBothWaysOverIpv4() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            run(network, network.hostIpv4(), 1, Mtu.MTU_1024, "ipv4");
+        }
+    }
+
+    @Test
+    void everyRcOperationBothWaysOverIpv6WithPathMtu4096() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().ipv6().mtu(9000).create()) {
+            String host6 = network.hostIpv6().orElseThrow(() -> new AssertionError("no IPv6 on the bridge"));
+            run(network, host6, 2, Mtu.MTU_4096, "ipv6");
+        }
+    }
+
+    private void run(RxeNetwork network, String host, int peerGidIndex, Mtu mtu, String name) throws Exception {
+        int mtuBytes = mtu.bytes();
+        List<Integer> sizes = List.of(0, 1, mtuBytes + 1, 65536);
+        Path pcap = Path.of("/tmp/rc-ops-" + name + ".pcap");
+        RoceCapture capture = RoceCapture.start(network.hostInterface(), pcap);
+        boolean passed = false;
+        // rxe's counters after the run (retries, duplicates, errors) go to the log; the status is rc_ops_peer's.
+        String command = "rc_ops_peer -g " + peerGidIndex + " -m " + mtuBytes + " -s " + BUF + " -p " + PORT + " " + host
+            + "; s=$?; rdma statistic show link rxe0/1; exit $s";
+        // The guest first: until a port is up on a fresh bridge, the host's IPv6 address stays tentative.
+        try (RxePeer peer = RxePeer.builder().name("rxe-ops-" + name).network(network).command(command).start();
+             ServerSocket listener = listen(host)) {
+            listener.setSoTimeout((int) BOOT.toMillis());
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-ops-" + name).address(host).udpPort(4791)
+                     .activeMtu(mtu).open();
+                 ProtectionDomain pd = dev.allocPd();
+                 MemoryRegion target = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                     | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
+                 MemoryRegion local = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE);
+                 CompletionQueue scq = dev.createCq(64);
+                 CompletionQueue rcq = dev.createCq(64);
+                 QueuePair qp = pd.createQp(new QpInitAttributes().type(QpType.RC).sendCq(scq).recvCq(rcq)
+                     .maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1));
+                 Socket socket = accept(listener, peer);
+                 Channel ch = new Channel(socket)) {
+                Jroce j = new Jroce(qp, scq, rcq, target, local);
+                j.connect(ch, dev.gids().get(0), mtu);
+                long t0 = System.nanoTime();
+                for (int size : sizes) {
+                    jroceDrives(j, ch, size);
+                }
+                jroceDrivesAtomics(j, ch);
+                long t1 = System.nanoTime();
+                for (int size : sizes) {
+                    rxeDrives(j, ch, size);
+                }
+                rxeDrivesAtomics(j, ch);
+                long t2 = System.nanoTime();
+                assertEquals("BYE 0", ch.call("QUIT"), peer.consoleLines().toString());
+                RxePeer.Result r = peer.awaitExit(RUN);
+                assertEquals(0, r.exitStatus(), r.console());
+                LOG.info("{}: jroce drove every operation in {} ms, rxe in {} ms", name,
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
+                LOG.info("{}: jroce's counters: {}", name, dev.counters());
+                passed = true;
+            }
+        } finally {
+            capture.stop();
+            if (!passed) {
+                LOG.error("{}: the capture of the failed run is {}", name, pcap);
+            }
+        }
+        capture.check(); // after the test passed: every packet dissects as RoCEv2, every ICRC verifies
+    }
+
+    /**
+     * Listens on {@code host}:{@value #PORT}. A fresh bridge's IPv6 address is tentative until a
+     * port is up and DAD is done: wait for it (a new socket per attempt; a socket whose bind failed
+     * is not reused).
+     */
+    private static ServerSocket listen(String host) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            ServerSocket s = new ServerSocket();
+            try {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress(InetAddress.getByName(host), PORT));
+                LOG.info("listening on {} after {} attempt(s)", s.getLocalSocketAddress(), attempt);
+                return s;
+            } catch (java.net.BindException e) {
+                s.close();
+                if (attempt >= 600) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static Socket accept(ServerSocket listener, RxePeer peer) throws IOException {
+        try {
+            return listener.accept();
+        } catch (IOException e) {
+            throw new AssertionError("rc_ops_peer did not connect: " + e + "\n" + String.join("\n", peer.consoleLines()), e);
+        }
+    }
+
+    // --- jroce drives, rc_ops_peer is the passive side -----------------------------------------
+
+    private static void jroceDrives(Jroce j, Channel ch, int size) throws Exception {
+        String what = " (jroce drives, " + size + " bytes)";
+        // SEND and SEND with immediate: the peer's receive completion and the data's CRC
+        for (boolean imm : new boolean[] {false, true}) {
+            int seed = imm ? 0x31 : 0x30;
+            int immData = 0xC0DE0000 | size;
+            ch.expect("RECV " + hex(size), "OK");
+            fill(j.local, 0, size, seed);
+            WorkCompletion wc = j.post(new SendWorkRequest().opcode(imm ? WrOpcode.SEND_WITH_IMM : WrOpcode.SEND)
+                .immData(immData).sgList(j.localSge(0, size)));
+            assertEquals(WcOpcode.SEND, wc.opcode(), "send completion" + what);
+            String[] w = ch.wc("WAITRECV");
+            assertEquals(List.of("0", Integer.toString(IBV_WC_RECV), Integer.toString(size),
+                imm ? Integer.toHexString(immData) : "-", crcHex(pattern(seed, 0, size))), List.of(w).subList(1, 6),
+                "rxe's receive completion: status opcode byte_len imm crc32" + what);
+        }
+        // RDMA WRITE and WRITE with immediate at an unaligned offset: the region and its neighbours
+        for (boolean imm : new boolean[] {false, true}) {
+            int seed = imm ? 0x41 : 0x40;
+            int background = 0x11;
+            int immData = 0x57000000 | size;
+            ch.expect("FILL " + hex(background), "OK");
+            if (imm) {
+                ch.expect("RECV 0", "OK");
+            }
+            fill(j.local, 0, size, seed);
+            WorkCompletion wc = j.post(new SendWorkRequest()
+                .opcode(imm ? WrOpcode.RDMA_WRITE_WITH_IMM : WrOpcode.RDMA_WRITE).immData(immData)
+                .remoteAddress(j.peerAddr + ROFF).rkey(j.peerRkey).sgList(j.localSge(0, size)));
+            assertEquals(WcOpcode.RDMA_WRITE, wc.opcode(), "write completion" + what);
+            if (imm) {
+                String[] w = ch.wc("WAITRECV");
+                assertEquals(List.of("0", Integer.toString(IBV_WC_RECV_RDMA_WITH_IMM), Integer.toString(size),
+                    Integer.toHexString(immData)), List.of(w).subList(1, 5),
+                    "rxe's completion of WRITE with immediate: status opcode byte_len imm" + what);
+            }
+            assertPeerMem(ch, ROFF, pattern(seed, 0, size), "written region" + what);
+            assertPeerMem(ch, 0, pattern(background, 0, ROFF), "bytes before the written region" + what);
+            assertPeerMem(ch, ROFF + size, pattern(background, ROFF + size, 64), "bytes after the written region" + what);
+        }
+        // RDMA READ from an unaligned offset into a buffer filled with 0xEE
+        int seed = 0x50;
+        ch.expect("FILL " + hex(seed), "OK");
+        fill(j.local, 0, size + 64, -1);
+        j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_READ).remoteAddress(j.peerAddr + ROFF).rkey(j.peerRkey)
+            .sgList(j.localSge(0, size)));
+        assertArrayEquals(pattern(seed, ROFF, size), bytes(j.local, 0, size), "data read" + what);
+        assertArrayEquals(constant(0xEE, 64), bytes(j.local, size, 64), "bytes after the read data" + what);
+        assertPeerMem(ch, 0, pattern(seed, 0, size + 2 * ROFF), "the peer's buffer after the read" + what);
+    }
+
+    private static void jroceDrivesAtomics(Jroce j, Channel ch) throws Exception {
+        long v = 0x0102030405060708L;
+        long add = 0x1111_0000_0000_00FFL;
+        ch.expect("SET64 40 " + Long.toHexString(v), "OK");
+        j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).compareAdd(add)
+            .remoteAddress(j.peerAddr + 0x40).rkey(j.peerRkey).sgList(j.localSge(0, 8)));
+        assertEquals(v, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(0), "FETCH_AND_ADD's original (jroce drives)");
+        assertPeerMem(ch, 0x40, nativeBytes(v + add), "the peer's u64 after FETCH_AND_ADD (native order)");
+
+        long old = 0xFEDC_BA98_7654_3210L;
+        long swap = 0x0A0B_0C0D_0E0F_1011L;
+        ch.expect("SET64 48 " + Long.toHexString(old), "OK");
+        j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_CMP_AND_SWP).compareAdd(old).swap(swap)
+            .remoteAddress(j.peerAddr + 0x48).rkey(j.peerRkey).sgList(j.localSge(8, 8)));
+        assertEquals(old, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(8), "CMP_AND_SWP's original (equal)");
+        assertPeerMem(ch, 0x48, nativeBytes(swap), "the peer's u64 after a matching CMP_AND_SWP");
+        j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_CMP_AND_SWP).compareAdd(old).swap(42)
+            .remoteAddress(j.peerAddr + 0x48).rkey(j.peerRkey).sgList(j.localSge(16, 8)));
+        assertEquals(swap, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(16), "CMP_AND_SWP's original (not equal)");
+        assertPeerMem(ch, 0x48, nativeBytes(swap), "the peer's u64 after a CMP_AND_SWP that did not match");
+    }
+
+    // --- rc_ops_peer drives, jroce is the passive side -----------------------------------------
+
+    private static void rxeDrives(Jroce j, Channel ch, int size) throws Exception {
+        String what = " (rxe drives, " + size + " bytes)";
+        for (boolean imm : new boolean[] {false, true}) {
+            int seed = imm ? 0x61 : 0x60;
+            int immData = 0xABC00000 | size;
+            fill(j.local, 0, size + 64, -1);
+            j.qp.postRecv(new ReceiveWorkRequest().wrId(size).sgList(j.localSge(0, size)));
+            String[] w = ch.wc("SEND " + hex(size) + " " + hex(seed) + (imm ? " " + Integer.toHexString(immData) : ""));
+            assertEquals(List.of("0", Integer.toString(IBV_WC_SEND)), List.of(w).subList(1, 3), "rxe's send completion" + what);
+            WorkCompletion wc = j.recv();
+            assertEquals(WcOpcode.RECV, wc.opcode(), "jroce's receive completion" + what);
+            assertEquals(size, wc.byteLen(), "byte_len" + what);
+            assertEquals(imm, wc.withImm(), "with immediate" + what);
+            if (imm) {
+                assertEquals(immData, wc.immData(), "immediate data" + what);
+            }
+            assertArrayEquals(pattern(seed, 0, size), bytes(j.local, 0, size), "received data" + what);
+            assertArrayEquals(constant(0xEE, 64), bytes(j.local, size, 64), "bytes after the received data" + what);
+        }
+        for (boolean imm : new boolean[] {false, true}) {
+            int seed = imm ? 0x71 : 0x70;
+            int background = 0x22;
+            int immData = 0x0DD00000 | size;
+            fill(j.target, 0, BUF, background);
+            if (imm) {
+                j.qp.postRecv(new ReceiveWorkRequest().wrId(1000 + size)); // no SGE: WRITE with immediate only
+            }
+            String[] w = ch.wc("WRITE " + hex(ROFF) + " " + hex(size) + " " + hex(seed)
+                + (imm ? " " + Integer.toHexString(immData) : ""));
+            assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_WRITE)), List.of(w).subList(1, 3), "rxe's write completion" + what);
+            if (imm) {
+                WorkCompletion wc = j.recv();
+                assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, wc.opcode(), "jroce's completion of WRITE with immediate" + what);
+                assertTrue(wc.withImm(), "with immediate" + what);
+                assertEquals(immData, wc.immData(), "immediate data" + what);
+                assertEquals(size, wc.byteLen(), "byte_len of WRITE with immediate (rxe reports the write's length)" + what);
+            }
+            assertArrayEquals(pattern(seed, 0, size), bytes(j.target, ROFF, size), "written region" + what);
+            assertArrayEquals(pattern(background, 0, ROFF), bytes(j.target, 0, ROFF), "bytes before" + what);
+            assertArrayEquals(pattern(background, ROFF + size, 64), bytes(j.target, ROFF + size, 64), "bytes after" + what);
+        }
+        int seed = 0x80;
+        fill(j.target, 0, BUF, seed);
+        String[] w = ch.wc("READ " + hex(ROFF) + " " + hex(size) + " " + hex(seed));
+        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_READ), Integer.toString(size),
+            "-", crcHex(pattern(seed, ROFF, size)), "match"), List.of(w).subList(1, 7), "rxe's READ" + what);
+        assertArrayEquals(pattern(seed, 0, size + 2 * ROFF), bytes(j.target, 0, size + 2 * ROFF), "jroce's buffer after the read" + what);
+    }
+
+    private static void rxeDrivesAtomics(Jroce j, Channel ch) throws Exception {
+        ByteBuffer t = j.target.buffer().order(ByteOrder.nativeOrder());
+        long v = 0x1122334455667788L;
+        long add = 0x0000_0001_0000_0001L;
+        t.putLong(0x40, v);
+        String[] w = ch.wc("FADD 40 " + Long.toHexString(add) + " " + Long.toHexString(v));
+        assertEquals(List.of("0", Integer.toString(IBV_WC_FETCH_ADD), "8", "-", Long.toHexString(v), "match"),
+            List.of(w).subList(1, 7), "rxe's FETCH_AND_ADD (status opcode byte_len - original)");
+        assertEquals(v + add, t.getLong(0x40), "jroce's u64 after FETCH_AND_ADD (native order)");
+
+        long old = 0x8877665544332211L;
+        long swap = 0x0102030405060708L;
+        t.putLong(0x48, old);
+        w = ch.wc("CSWP 48 " + Long.toHexString(old) + " " + Long.toHexString(swap) + " " + Long.toHexString(old));
+        assertEquals(List.of("0", Integer.toString(IBV_WC_COMP_SWAP), "8", "-", Long.toHexString(old), "match"),
+            List.of(w).subList(1, 7), "rxe's CMP_AND_SWP (equal)");
+        assertEquals(swap, t.getLong(0x48), "jroce's u64 after a matching CMP_AND_SWP");
+        w = ch.wc("CSWP 48 " + Long.toHexString(old) + " 2a " + Long.toHexString(swap));
+        assertEquals(List.of("0", Integer.toString(IBV_WC_COMP_SWAP), "8", "-", Long.toHexString(swap), "match"),
+            List.of(w).subList(1, 7), "rxe's CMP_AND_SWP (not equal)");
+        assertEquals(swap, t.getLong(0x48), "jroce's u64 after a CMP_AND_SWP that did not match");
+    }
+
+    // --- helpers --------------------------------------------------------------------------------
+
+    /** pattern(seed)[i] = (seed + 7 i + (i >> 8)) & 0xff, as in rc_ops_peer.c; a negative seed gives 0xEE. */
+    static byte[] pattern(int seed, int from, int len) {
+        byte[] b = new byte[len];
+        for (int k = 0; k < len; k++) {
+            long i = from + k;
+            b[k] = seed < 0 ? (byte) 0xEE : (byte) (seed + 7 * i + (i >> 8));
+        }
+        return b;
+    }
+
+    private static byte[] constant(int value, int len) {
+        byte[] b = new byte[len];
+        java.util.Arrays.fill(b, (byte) value);
+        return b;
+    }
+
+    private static void fill(MemoryRegion mr, int off, int len, int seed) {
+        mr.buffer().put(off, pattern(seed, off, len));
+    }
+
+    private static byte[] bytes(MemoryRegion mr, int off, int len) {
+        byte[] b = new byte[len];
+        mr.buffer().get(off, b);
+        return b;
+    }
+
+    private static byte[] nativeBytes(long v) {
+        return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array();
+    }
+
+    private static String crcHex(byte[] data) {
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        return String.format("%08x", crc.getValue());
+    }
+
+    private static String hex(long v) {
+        return Long.toHexString(v);
+    }
+
+    /** MEM off len on the peer: the CRC of the whole region and its first 16 bytes. */
+    private static void assertPeerMem(Channel ch, int off, byte[] expected, String what) throws IOException {
+        String reply = ch.call("MEM " + hex(off) + " " + hex(expected.length));
+        String first = expected.length == 0 ? "-"
+            : HexFormat.of().formatHex(expected, 0, Math.min(16, expected.length));
+        assertEquals("MEM " + crcHex(expected) + " " + first, reply, what);
+    }
+
+    /** jroce's side: one RC QP and two buffers. */
+    private static final class Jroce {
+        final QueuePair qp;
+        final CompletionQueue scq;
+        final CompletionQueue rcq;
+        final MemoryRegion target;
+        final MemoryRegion local;
+        long peerAddr;
+        int peerRkey;
+        private long wrId;
+
+        Jroce(QueuePair qp, CompletionQueue scq, CompletionQueue rcq, MemoryRegion target, MemoryRegion local) {
+            this.qp = qp;
+            this.scq = scq;
+            this.rcq = rcq;
+            this.target = target;
+            this.local = local;
+        }
+
+        void connect(Channel ch, Gid gid, Mtu mtu) throws IOException {
+            String[] p = ch.readLine().split(" ");
+            assertEquals(7, p.length, String.join(" ", p));
+            assertEquals("QP", p[0]);
+            int psn = new java.util.Random().nextInt(1 << 24);
+            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
+                target.address(), target.length()));
+            peerAddr = Long.parseUnsignedLong(p[5], 16);
+            peerRkey = Integer.parseUnsignedInt(p[4], 16);
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
+                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC));
+            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(Integer.parseInt(p[1], 16))
+                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
+                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
+            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
+                .rnrRetry(7).maxRdAtomic(16));
+        }
+
+        ScatterGatherEntry[] localSge(int off, int len) {
+            return len == 0 ? new ScatterGatherEntry[0] : new ScatterGatherEntry[] {ScatterGatherEntry.of(local, off, len)};
+        }
+
+        /** Posts a signaled send-queue request and waits for its successful completion. */
+        WorkCompletion post(SendWorkRequest wr) throws InterruptedException {
+            long id = ++wrId;
+            qp.postSend(wr.wrId(id).sendFlags(wr.sendFlags() | SendFlags.SIGNALED));
+            WorkCompletion wc = new WorkCompletion();
+            assertTrue(scq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no completion for " + wr.opcode());
+            assertEquals(id, wc.wrId(), wc.toString());
+            assertEquals(WcStatus.SUCCESS, wc.status(), wr.opcode() + ": " + wc);
+            return wc;
+        }
+
+        WorkCompletion recv() throws InterruptedException {
+            WorkCompletion wc = new WorkCompletion();
+            assertTrue(rcq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no receive completion");
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            return wc;
+        }
+    }
+
+    /** rc_ops_peer's TCP command channel: one line out, one line back. */
+    private static final class Channel implements AutoCloseable {
+        private final Socket socket;
+        private final BufferedReader in;
+        private final OutputStream out;
+
+        Channel(Socket socket) throws IOException {
+            this.socket = socket;
+            socket.setSoTimeout((int) RUN.toMillis());
+            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            this.out = socket.getOutputStream();
+        }
+
+        String readLine() throws IOException {
+            String line = in.readLine();
+            if (line == null) {
+                throw new AssertionError("rc_ops_peer closed the connection");
+            }
+            LOG.debug("<- {}", line);
+            return line;
+        }
+
+        void send(String line) throws IOException {
+            LOG.debug("-> {}", line);
+            out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
+
+        String call(String command) throws IOException {
+            send(command);
+            return readLine();
+        }
+
+        void expect(String command, String reply) throws IOException {
+            assertEquals(reply, call(command), command);
+        }
+
+        /** A command answered by "WC ...": its words. */
+        String[] wc(String command) throws IOException {
+            String reply = call(command);
+            assertTrue(reply.startsWith("WC "), command + " -> " + reply);
+            return reply.split(" ");
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}

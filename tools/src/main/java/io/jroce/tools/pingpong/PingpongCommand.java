@@ -1,0 +1,74 @@
+package io.jroce.tools.pingpong;
+
+import io.jroce.tools.ArgCursor;
+import io.jroce.tools.Command;
+import io.jroce.tools.ExitStatus;
+import io.jroce.tools.UsageException;
+import io.jroce.verbs.VerbsException;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * {@code jroce rc_pingpong}, {@code uc_pingpong}, {@code ud_pingpong} and {@code srq_pingpong}: see
+ * {@link PingpongOptions#usage}.
+ */
+public final class PingpongCommand implements Command {
+    private static final String[] SUMMARIES = {
+        "ibv_rc_pingpong on a jroce device: RC SEND ping-pong with the real tool or another jroce",
+        "ibv_uc_pingpong on a jroce device: UC SEND ping-pong with the real tool or another jroce",
+        "ibv_ud_pingpong on a jroce device: UD SEND ping-pong with the real tool or another jroce",
+        "ibv_srq_pingpong on a jroce device: RC SEND ping-pong on -q QPs (16) sharing one SRQ",
+    };
+
+    private final PingpongTool tool;
+
+    private PingpongCommand(PingpongTool tool) {
+        this.tool = tool;
+    }
+
+    /** The four twins, in rdma-core's order of importance: rc, uc, ud, srq. */
+    public static List<Command> all() {
+        return List.of(new PingpongCommand(PingpongTool.RC), new PingpongCommand(PingpongTool.UC),
+            new PingpongCommand(PingpongTool.UD), new PingpongCommand(PingpongTool.SRQ));
+    }
+
+    @Override
+    public String name() {
+        return tool.command();
+    }
+
+    @Override
+    public String summary() {
+        return SUMMARIES[tool.ordinal()];
+    }
+
+    @Override
+    public String usage() {
+        return PingpongOptions.usage(tool);
+    }
+
+    @Override
+    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+        PingpongOptions options = PingpongOptions.parse(tool, args);
+        String prefix = "jroce " + tool.command() + ": error: ";
+        String refusal = Refusals.check(options);
+        if (refusal != null) {
+            err.println(prefix + refusal);
+            return ExitStatus.FAILED;
+        }
+        try {
+            new PingpongRun(options, out).run();
+            return ExitStatus.OK;
+        } catch (PingpongException e) {
+            out.flush();
+            for (String line : e.getMessage().split("\n")) {
+                err.println(prefix + line);
+            }
+            return ExitStatus.FAILED;
+        } catch (VerbsException e) {
+            out.flush();
+            err.println(prefix + e.getMessage());
+            return ExitStatus.FAILED;
+        }
+    }
+}
