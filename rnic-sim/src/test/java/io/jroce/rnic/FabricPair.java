@@ -36,7 +36,8 @@ final class FabricPair implements AutoCloseable {
             device = SoftRnic.builder().name(name).address(address).openOn(fabric);
             pd = device.allocPd();
             cq = device.createCq(1024);
-            qp = pd.createQp(new QpInitAttributes().cq(cq).maxSendWr(256).maxRecvWr(256).maxSendSge(4).maxRecvSge(4));
+            qp = pd.createQp(new QpInitAttributes().cq(cq).maxSendWr(256).maxRecvWr(256).maxSendSge(4).maxRecvSge(4)
+                .maxInlineData(64));
             mr = pd.allocateMemory(mrSize, ACCESS);
         }
     }

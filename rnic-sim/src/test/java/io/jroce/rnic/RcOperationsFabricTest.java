@@ -128,4 +128,25 @@ class RcOperationsFabricTest {
             assertEquals(7, target.getLong(8));
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void inlineDataIsCopiedAtPostTime() {
+        try (FabricPair p = new FabricPair(Mtu.MTU_1024, MR)) {
+            byte[] data = fill(p.a, 0, 40, 11);
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(p.b.mr, 0, 64)));
+            p.a.qp.postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                .sgList(ScatterGatherEntry.of(p.a.mr, 0, 40)));
+            p.a.mr.buffer().put(0, new byte[40]); // overwritten before anything is sent: the copy must win
+            WorkCompletion recv = p.await(p.b.cq, 1).get(0);
+            assertEquals(WcStatus.SUCCESS, recv.status());
+            assertEquals(40, recv.byteLen());
+            assertArrayEquals(data, read(p.b, 0, 40));
+            org.junit.jupiter.api.Assertions.assertThrows(io.jroce.verbs.InvalidAttributeException.class,
+                () -> p.a.qp.postSend(new SendWorkRequest().opcode(WrOpcode.SEND).sendFlags(SendFlags.INLINE)
+                    .sgList(ScatterGatherEntry.of(p.a.mr, 0, 65))), "beyond max_inline_data");
+            org.junit.jupiter.api.Assertions.assertThrows(io.jroce.verbs.AccessViolationException.class,
+                () -> p.a.qp.postSend(new SendWorkRequest().opcode(WrOpcode.SEND).sendFlags(SendFlags.INLINE)
+                    .sgList(ScatterGatherEntry.of(p.a.mr, MR - 8, 16))), "inline entries must lie in registered memory");
+        }
+    }
 }

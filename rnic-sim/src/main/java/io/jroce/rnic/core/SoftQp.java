@@ -1,14 +1,13 @@
 package io.jroce.rnic.core;
 
-import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AccessViolationException;
-import io.jroce.verbs.InvalidKeyException;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpAttrMask;
@@ -277,10 +276,10 @@ final class SoftQp implements QueuePair {
         if (wr.numSge() > maxSendSge) {
             throw new InvalidAttributeException("send work request has " + wr.numSge() + " SGEs, max_send_sge is " + maxSendSge);
         }
-        checkOpcodeForType(op);
+        SendRequestChecks.opcodeForType(type, op);
         SoftAh ah = null;
         if (type == QpType.UD) {
-            ah = checkUd(wr);
+            ah = SendRequestChecks.ud(pd, wr);
         }
         boolean inline = (wr.sendFlags() & SendFlags.INLINE) != 0;
         if (inline && (op == WrOpcode.RDMA_READ || op.isAtomic())) {
@@ -298,7 +297,8 @@ final class SoftQp implements QueuePair {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
         }
         if (op == WrOpcode.BIND_MW && !type1Bind) {
-            checkBind(wr.bindWindow(), wr.bindRkey(), wr.bindRegion(), wr.bindAddress(), wr.bindLength(), wr.bindAccess(), 2);
+            SendRequestChecks.bind(pd, wr.bindWindow(), wr.bindRkey(), wr.bindRegion(), wr.bindAddress(), wr.bindLength(),
+                wr.bindAccess(), 2);
         }
         if (op == WrOpcode.SEND_WITH_INV && type != QpType.RC) {
             throw new InvalidAttributeException("SEND_WITH_INV is only available on RC QPs");
@@ -352,66 +352,11 @@ final class SoftQp implements QueuePair {
         device.engine().schedule(this);
     }
 
-    /** Which operations each transport service carries (IBTA 9.8, Table 40? service types). */
-    private void checkOpcodeForType(WrOpcode op) {
-        boolean ok = switch (type) {
-            case RC -> true;
-            case UC -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM || op == WrOpcode.RDMA_WRITE
-                || op == WrOpcode.RDMA_WRITE_WITH_IMM || op.isLocal();
-            case UD -> op == WrOpcode.SEND || op == WrOpcode.SEND_WITH_IMM;
-        };
-        if (!ok) {
-            throw new InvalidAttributeException(op + " is not available on a " + type + " QP");
-        }
-    }
-
-    /**
-     * Checks a memory window bind (IBTA 10.6.7.2): a window of this PD and the right type, a region
-     * of this PD registered with MW_BIND that holds the range, and access that the region's local
-     * access supports (remote write and atomic need LOCAL_WRITE on the region).
-     */
-    private void checkBind(io.jroce.verbs.MemoryWindow window, int newRkey, io.jroce.verbs.MemoryRegion region,
-                           long address, long length, int access, int type) {
-        if (!(window instanceof SoftMw mw) || mw.pd != pd) {
-            throw new InvalidAttributeException("the memory window must be one of this QP's protection domain");
-        }
-        if (mw.isClosed()) {
-            throw new ResourceClosedException("the memory window is deallocated");
-        }
-        if (mw.type != type) {
-            throw new InvalidAttributeException("a type " + mw.type + " window is bound with "
-                + (mw.type == 1 ? "QueuePair.bindMemoryWindow" : "a BIND_MW work request"));
-        }
-        if (!KeyTable.sameSlot(mw.rkey(), newRkey)) {
-            throw new InvalidAttributeException("the new rkey 0x" + Integer.toHexString(newRkey)
-                + " may change only the low 8 bits of 0x" + Integer.toHexString(mw.rkey()) + " (ibv_inc_rkey)");
-        }
-        if (length == 0) {
-            return; // unbinding
-        }
-        if (!(region instanceof SoftMr mr) || mr.pd() != pd || mr.isClosed()) {
-            throw new InvalidKeyException("the region to bind must be a registered region of this protection domain");
-        }
-        if (!mr.allows(AccessFlags.MW_BIND)) {
-            throw new AccessViolationException(mr + " was not registered with MW_BIND");
-        }
-        if (length < 0 || mr.offsetOf(address, length) < 0) {
-            throw new AccessViolationException("window [0x" + Long.toHexString(address) + ", +" + length + ") lies outside " + mr);
-        }
-        int remote = AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC;
-        if ((access & ~remote) != 0) {
-            throw new InvalidAttributeException("window access may only grant remote access, got " + AccessFlags.describe(access));
-        }
-        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && !mr.allows(AccessFlags.LOCAL_WRITE)) {
-            throw new AccessViolationException("remote write or atomic access through a window needs LOCAL_WRITE on " + mr);
-        }
-    }
-
     @Override
-    public int bindMemoryWindow(io.jroce.verbs.MemoryWindow window, io.jroce.verbs.MemoryRegion region, long address,
+    public int bindMemoryWindow(MemoryWindow window, MemoryRegion region, long address,
                                 long length, int access, long wrId, boolean signaled) {
         int newRkey = window == null ? 0 : window.nextRkey();
-        checkBind(window, newRkey, region, address, length, access, 1);
+        SendRequestChecks.bind(pd, window, newRkey, region, address, length, access, 1);
         // Type 1 binds go through the send queue like a BIND_MW, so they complete in order.
         SendWorkRequest wr = new SendWorkRequest().wrId(wrId).opcode(WrOpcode.BIND_MW)
             .sendFlags(signaled ? SendFlags.SIGNALED : 0)
@@ -420,33 +365,12 @@ final class SoftQp implements QueuePair {
         return newRkey;
     }
 
-    private SoftAh checkUd(SendWorkRequest wr) {
-        if (!(wr.addressHandle() instanceof SoftAh ah)) {
-            throw new InvalidAttributeException("a UD send needs an address handle of this device (SendWorkRequest.ud)");
-        }
-        if (ah.isClosed()) {
-            throw new ResourceClosedException("the send's address handle is destroyed");
-        }
-        if (ah.pd != pd) {
-            throw new InvalidAttributeException("the address handle belongs to another protection domain");
-        }
-        if ((wr.remoteQpn() & ~0xFFFFFF) != 0) {
-            throw new InvalidAttributeException("remote QPN is 24 bits, got 0x" + Integer.toHexString(wr.remoteQpn()));
-        }
-        return ah;
-    }
-
     private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
-        // Inline data is copied now; the lkeys are not checked (IBV_SEND_INLINE semantics).
-        UnsafeBuffer dst = wqe.inlineView;
-        int pos = 0;
-        for (int i = 0; i < wr.numSge(); i++) {
-            var e = wr.sge(i);
-            int n = e.length();
-            if (n > 0) {
-                new UnsafeBuffer(e.address(), n).getBytes(0, dst, pos, n);
-            }
-            pos += n;
+        // Copied now (IBV_SEND_INLINE). Unlike libibverbs, the entries must still lie in registered
+        // memory of this PD: Java cannot safely read an arbitrary address.
+        wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), 0);
+        if (length > 0) {
+            wqe.sg.gather(0, wqe.inlineView, 0, length);
         }
         wqe.sg.clear();
     }
