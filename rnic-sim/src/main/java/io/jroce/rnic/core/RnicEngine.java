@@ -110,7 +110,7 @@ final class RnicEngine implements RocePacketHandler {
             counters.increment(Counter.DROP_INTERNAL_ERROR);
             LOG.error("dropping a packet that raised an exception", e);
         }
-        sender.flushIfNeeded();
+        // No flush here: the transport flushes what its handler sent when the receive batch ends.
     }
 
     private void dispatch(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst) {

@@ -20,7 +20,11 @@ public interface RoceTransport extends AutoCloseable {
      */
     boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort);
 
-    /** Flushes packets {@link #send} queued; the RNIC calls it once per batch of work. */
+    /**
+     * Flushes packets {@link #send} queued; the RNIC calls it once per batch of work it started
+     * itself (posts, timers). Packets sent from inside the {@link RocePacketHandler} are flushed by
+     * the transport when its receive batch ends.
+     */
     void flush();
 
     @Override
