@@ -10,7 +10,7 @@
  *   peer -> host  "QP <qpn> <psn> <gid: 32 hex digits> <rkey> <addr> <buf_bytes>"
  *   host -> peer  the same line for its side
  * Both move their QP to RTR/RTS (path MTU -m, max_rd_atomic/max_dest_rd_atomic 16, rnr/retry 7).
- * The peer's buffer (BUF_BYTES, page aligned, LOCAL_WRITE|REMOTE_READ|REMOTE_WRITE|REMOTE_ATOMIC,
+ * The peer's buffer (BUF_BYTES, page aligned, LOCAL_WRITE|REMOTE_READ|REMOTE_WRITE|REMOTE_ATOMIC|MW_BIND,
  * the <addr>/<rkey> above) starts as pattern(0). pattern(seed)[i] = (seed + 7*i + (i >> 8)) & 0xff.
  * A second, local buffer of the same size holds what the peer sends, receives and reads.
  * Then the host sends commands, one line each; the peer answers each with one line:
@@ -20,13 +20,24 @@
  *   SET64 off value      store a u64 in native byte order at buffer+off       -> "OK"
  *   MEM off len          read buffer[off, off+len)                            -> "MEM <crc32> <first <=16 bytes in hex>"
  *   RECV len             post one receive of len bytes into the local buffer  -> "OK"
- *   WAITRECV             wait (<= 60 s) for one receive completion            -> "WC <status> <opcode> <byte_len(dec)> <imm|-> <crc32 of received data>"
+ *   WAITRECV             wait (<= 60 s) for one receive completion            -> "WC <status> <opcode> <byte_len(dec)> <imm|-> <crc32 of received data> <inv|-> <wc_flags>"
+ *                        (<inv>: wc.invalidated_rkey when the host sent SEND_WITH_INV; see the note on rxe's
+ *                        wc_flags in command(); <wc_flags> raw, hex)
+ *   MWBIND off len access     allocate (once) a type 2 memory window and bind it with IBV_WR_BIND_MW to
+ *                        buffer[off, off+len) with access (IBV_ACCESS_* bits, e.g. 2 REMOTE_WRITE | 4 REMOTE_READ),
+ *                        rkey ibv_inc_rkey(previous rkey)               -> "MW <status> <rkey> <addr>"
  *   Active side (the peer drives operations at the host's buffer; <roff> is relative to its <addr>):
  *   SEND len seed [imm]          send pattern(seed)[0, len) (with immediate)  -> "WC <status> <opcode> <byte_len> - <crc32>"
  *   WRITE roff len seed [imm]    RDMA WRITE (with immediate) of pattern(seed) -> same
  *   READ roff len seed           RDMA READ, checked against pattern(seed)[roff, roff+len) -> "WC ... <crc32> match|MISMATCH"
  *   FADD roff add expect         FETCH_AND_ADD, the original checked          -> "WC ... - <orig> match|MISMATCH"
  *   CSWP roff cmp swap expect    CMP_AND_SWP, the original checked            -> same
+ *   SENDINV len seed rkey        SEND_WITH_INV of pattern(seed) invalidating the host's rkey -> like SEND
+ *   WRITEK rkey addr len seed st RDMA WRITE of pattern(seed) to an absolute addr with an explicit rkey (e.g. the
+ *                                host's memory window), expecting completion status st (hex: 0 success; an expected
+ *                                error such as a REM_ACCESS_ERR, a, is then no failure) -> "WC <status> <opcode> <byte_len> - <crc32>"
+ *   READK rkey addr len seed st  RDMA READ likewise, checked against pattern(seed)[0, len) when st is 0
+ *                                -> "WC <status> <opcode> <byte_len> - <crc32> match|MISMATCH"
  *   QUIT                         -> "BYE <failures(dec)>", then exit
  * <status>/<opcode> are libibverbs' ibv_wc_status/ibv_wc_opcode numbers (decimal); immediates are
  * host-order values (htonl on the wire); crc32 is zlib's (java.util.zip.CRC32). Atomic values are
@@ -52,6 +63,9 @@ static struct ibv_pd *pd;
 static struct ibv_cq *scq, *rcq;
 static struct ibv_qp *qp;
 static struct ibv_mr *mr, *lmr;
+static struct ibv_mw *mw;      /* the type 2 window of MWBIND, allocated on first use */
+static uint32_t mw_rkey;       /* its current rkey (libibverbs does not update mw->rkey for IBV_WR_BIND_MW) */
+static enum ibv_wc_status expect_status = IBV_WC_SUCCESS; /* what the next send completion should be */
 static uint8_t *buf, *lbuf;
 static size_t buf_len = 131072;
 static uint64_t raddr;
@@ -108,7 +122,7 @@ static int poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 		if (n < 0)
 			die("ibv_poll_cq");
 		if (n == 1) {
-			if (wc->status != IBV_WC_SUCCESS)
+			if (wc->status != (cq == scq ? expect_status : IBV_WC_SUCCESS))
 				failures++;
 			return 1;
 		}
@@ -165,6 +179,36 @@ static void command(char *line)
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1 };
 	struct ibv_wc wc;
 
+	if (n >= 1 && (!strcmp(op, "WRITEK") || !strcmp(op, "READK"))) {
+		unsigned long long e;
+		if (sscanf(line, "%*s %llx %llx %llx %llx %llx", &a, &b, &c, &d, &e) == 5 && c <= buf_len) {
+			int write = op[0] == 'W';
+			if (write)
+				for (size_t i = 0; i < c; i++)
+					lbuf[i] = pat((unsigned)d, i);
+			else
+				memset(lbuf, 0xee, c);
+			sge.length = (uint32_t)c;
+			wr.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+			wr.wr.rdma.remote_addr = b;
+			wr.wr.rdma.rkey = (uint32_t)a;
+			expect_status = (enum ibv_wc_status)e;
+			post_and_wait(&wr, &wc);
+			expect_status = IBV_WC_SUCCESS;
+			if (write) {
+				reply("WC %d %d %u - %08x", wc.status, wc.opcode, wc.byte_len, crc32(lbuf, c));
+				return;
+			}
+			int ok = wc.status == (enum ibv_wc_status)e;
+			for (size_t i = 0; ok && e == 0 && i < c; i++)
+				ok = lbuf[i] == pat((unsigned)d, i);
+			if (!ok)
+				failures++;
+			reply("WC %d %d %u - %08x %s", wc.status, wc.opcode, wc.byte_len, crc32(lbuf, c),
+			      ok ? "match" : "MISMATCH");
+			return;
+		}
+	}
 	if (n < 1) {
 		reply("ERR empty");
 		failures++;
@@ -203,7 +247,13 @@ static void command(char *line)
 			sprintf(imm, "%x", ntohl(wc.imm_data));
 		uint32_t crc = wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV
 			? crc32(lbuf + wc.wr_id, wc.byte_len) : 0;
-		reply("WC %d %d %u %s %08x", wc.status, wc.opcode, wc.byte_len, imm, crc);
+		/* rxe (Linux 6.1) writes the kernel's IB_WC_WITH_INVALIDATE (1 << 2) into user CQEs, which
+		 * libibverbs reads as IBV_WC_IP_CSUM_OK; IBV_WC_WITH_INV is 1 << 3. An RC receive has no IP
+		 * checksum offload, so either bit means "with invalidate" here; the raw flags follow. */
+		char inv[12] = "-";
+		if (wc.wc_flags & (IBV_WC_WITH_INV | IBV_WC_IP_CSUM_OK))
+			sprintf(inv, "%x", wc.invalidated_rkey);
+		reply("WC %d %d %u %s %08x %s %x", wc.status, wc.opcode, wc.byte_len, imm, crc, inv, wc.wc_flags);
 	} else if ((!strcmp(op, "SEND") && (n == 3 || n == 4) && a <= buf_len)
 		   || (!strcmp(op, "WRITE") && (n == 4 || n == 5) && b <= buf_len)) {
 		int send = op[0] == 'S';
@@ -224,6 +274,31 @@ static void command(char *line)
 			wr.imm_data = htonl((uint32_t)(send ? c : d));
 		post_and_wait(&wr, &wc);
 		reply("WC %d %d %u - %08x", wc.status, wc.opcode, wc.byte_len, crc32(lbuf, len));
+	} else if (!strcmp(op, "MWBIND") && n == 4 && a + b <= buf_len) {
+		if (!mw && !(mw = ibv_alloc_mw(pd, IBV_MW_TYPE_2)))
+			die("ibv_alloc_mw");
+		if (!mw_rkey)
+			mw_rkey = mw->rkey;
+		uint32_t nk = ibv_inc_rkey(mw_rkey);
+		struct ibv_send_wr bwr = { .opcode = IBV_WR_BIND_MW };
+		bwr.bind_mw.mw = mw;
+		bwr.bind_mw.rkey = nk;
+		bwr.bind_mw.bind_info.mr = mr;
+		bwr.bind_mw.bind_info.addr = (uintptr_t)(buf + a);
+		bwr.bind_mw.bind_info.length = b;
+		bwr.bind_mw.bind_info.mw_access_flags = (unsigned)c;
+		post_and_wait(&bwr, &wc);
+		if (wc.status == IBV_WC_SUCCESS)
+			mw_rkey = nk;
+		reply("MW %d %x %llx", wc.status, nk, (unsigned long long)(uintptr_t)(buf + a));
+	} else if (!strcmp(op, "SENDINV") && n == 4 && a <= buf_len) {
+		for (size_t i = 0; i < a; i++)
+			lbuf[i] = pat((unsigned)b, i);
+		sge.length = (uint32_t)a;
+		wr.opcode = IBV_WR_SEND_WITH_INV;
+		wr.invalidate_rkey = (uint32_t)c;
+		post_and_wait(&wr, &wc);
+		reply("WC %d %d %u - %08x", wc.status, wc.opcode, wc.byte_len, crc32(lbuf, a));
 	} else if (!strcmp(op, "READ") && n == 4 && b <= buf_len) {
 		memset(lbuf, 0xee, b);
 		sge.length = (uint32_t)b;
@@ -294,7 +369,7 @@ usage:
 	memset(lbuf, 0, buf_len);
 	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE
 		| IBV_ACCESS_REMOTE_ATOMIC;
-	if (!(mr = ibv_reg_mr(pd, buf, buf_len, access)) || !(lmr = ibv_reg_mr(pd, lbuf, buf_len, access)))
+	if (!(mr = ibv_reg_mr(pd, buf, buf_len, access | IBV_ACCESS_MW_BIND)) || !(lmr = ibv_reg_mr(pd, lbuf, buf_len, access)))
 		die("ibv_reg_mr");
 	if (!(scq = ibv_create_cq(ctx, 64, NULL, NULL, 0)) || !(rcq = ibv_create_cq(ctx, 64, NULL, NULL, 0)))
 		die("ibv_create_cq");

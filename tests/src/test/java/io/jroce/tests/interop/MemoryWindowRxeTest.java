@@ -1,0 +1,416 @@
+package io.jroce.tests.interop;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.MemoryWindow;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+
+import static io.jroce.tests.interop.RcOpsRxeTest.pattern;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Type 2 memory windows and SEND with invalidate between jroce and real rxe, both ways, driving
+ * {@code rc_ops_peer} ({@code interop/rxe-image/peer/rc_ops_peer.c}: MWBIND, SENDINV, WRITEK,
+ * READK and the invalidated rkey in WAITRECV's answer).
+ *
+ * <ol>
+ * <li>rxe binds a type 2 window (IBV_WR_BIND_MW) on its buffer; jroce WRITEs and READs through
+ * its rkey (data checked on both sides), invalidates it with SEND_WITH_INV (rxe's receive
+ * completion has IBV_WC_WITH_INV and the rkey), and a later WRITE through it completes with
+ * REM_ACCESS_ERR, leaving rxe's buffer untouched.</li>
+ * <li>jroce binds a type 2 window (BIND_MW); rxe WRITEs and READs through it, invalidates it with
+ * IBV_WR_SEND_WITH_INV (jroce's receive completion has withInv() and the rkey), and a later rxe
+ * WRITE through it completes with IBV_WC_REM_ACCESS_ERR, leaving jroce's buffer untouched.</li>
+ * </ol>
+ * An access error moves both QPs to ERR, so each direction has a connection of its own: the guest
+ * runs {@code rc_ops_peer} twice (one boot). tshark captures the bridge ({@code /tmp/mw-rxe.pcap}); every
+ * packet must dissect as RoCEv2 and verify its ICRC ({@link RoceCapture}).
+ */
+@RequiresRxePeer
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class MemoryWindowRxeTest {
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryWindowRxeTest.class);
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration RUN = Duration.ofMinutes(3);
+    private static final int BUF = 64 * 1024;
+    private static final int PORT = 18517;
+    /** libibverbs' numbers. */
+    private static final int IBV_WC_SUCCESS = 0;
+    private static final int IBV_WC_REM_ACCESS_ERR = 10;
+    private static final int IBV_WC_SEND = 0;
+    private static final int IBV_WC_RDMA_WRITE = 1;
+    private static final int IBV_WC_RDMA_READ = 2;
+    private static final int IBV_WC_RECV = 128;
+    private static final int IBV_WC_WITH_INV = 1 << 3;
+    /** The kernel's IB_WC_WITH_INVALIDATE, which rxe puts into user space CQEs unchanged. */
+    private static final int IBV_WC_KERNEL_WITH_INVALIDATE = 1 << 2;
+    private static final int IBV_ACCESS_REMOTE_WRITE = 2;
+    private static final int IBV_ACCESS_REMOTE_READ = 4;
+    /** The window: [WOFF, WOFF + WLEN) of each side's buffer. */
+    private static final int WOFF = 0x1000;
+    private static final int WLEN = 0x2000;
+    /** Crosses two MTU-1024 packets and starts unaligned inside the window. */
+    private static final int LEN = 2049;
+    private static final int IN = 0x13;
+
+    @Test
+    void type2WindowsAndSendWithInvalidateBothWays() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            String one = "rc_ops_peer -g 1 -m 1024 -s " + BUF + " -p " + PORT + " " + host;
+            String command = one + "; a=$?; " + one + "; b=$?; rdma statistic show link rxe0/1; exit $((a|b))";
+            Path pcap = Path.of("/tmp/mw-rxe.pcap");
+            RoceCapture capture = RoceCapture.start(network.hostInterface(), pcap);
+            boolean passed = false;
+            try (RxePeer peer = RxePeer.builder().name("rxe-mw").network(network).command(command).start();
+                 ServerSocket listener = listen(host);
+                 RdmaDevice dev = SoftRnic.builder().name("jroce-mw").address(host).udpPort(4791)
+                     .activeMtu(Mtu.MTU_1024).open();
+                 ProtectionDomain pd = dev.allocPd()) {
+                listener.setSoTimeout((int) BOOT.toMillis());
+                long t0 = 0;
+                try (Side j = new Side(dev, pd); Channel ch = new Channel(accept(listener, peer))) {
+                    t0 = System.nanoTime();
+                    j.connect(ch, dev.gids().get(0));
+                    jroceUsesRxeWindow(j, ch);
+                    assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
+                }
+                long t1 = System.nanoTime();
+                try (Side j = new Side(dev, pd); Channel ch = new Channel(accept(listener, peer))) {
+                    j.connect(ch, dev.gids().get(0));
+                    rxeUsesJroceWindow(j, ch);
+                    assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
+                }
+                long t2 = System.nanoTime();
+                RxePeer.Result r = peer.awaitExit(RUN);
+                assertEquals(0, r.exitStatus(), r.console());
+                LOG.info("jroce through rxe's window: {} ms; rxe through jroce's window: {} ms; jroce's counters {}",
+                    (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, dev.counters());
+                passed = true;
+            } finally {
+                capture.stop();
+                if (!passed) {
+                    LOG.error("the capture of the failed run is {}", pcap);
+                }
+            }
+            capture.check(); // every packet (BIND_MW does not go on the wire; SEND_WITH_INV's IETH does) is RoCEv2 with a valid ICRC
+        }
+    }
+
+    /** Phase 1: rxe's type 2 window, jroce the active side. */
+    private static void jroceUsesRxeWindow(Side j, Channel ch) throws Exception {
+        ch.expect("FILL " + hex(IN), "OK");
+        String[] mw = ch.call("MWBIND " + hex(WOFF) + " " + hex(WLEN) + " "
+            + hex(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)).split(" ");
+        assertEquals(List.of("MW", "0"), List.of(mw).subList(0, 2), "rxe's BIND_MW: " + String.join(" ", mw));
+        int rkey = Integer.parseUnsignedInt(mw[2], 16);
+        long wva = Long.parseUnsignedLong(mw[3], 16);
+        assertEquals(j.peerAddr + WOFF, wva, "the window's address");
+        assertTrue(rkey != j.peerRkey, "the window's rkey is not the region's");
+        LOG.info("rxe's type 2 window: rkey {} at {}", Integer.toHexString(rkey), Long.toHexString(wva));
+
+        // WRITE through the window: the written bytes and their neighbours
+        int off = 0x10;
+        j.fill(j.local, 0, LEN, 0x21);
+        j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva + off).rkey(rkey)
+            .sgList(ScatterGatherEntry.of(j.local, 0, LEN)), WcStatus.SUCCESS);
+        assertPeerMem(ch, WOFF + off, pattern(0x21, 0, LEN), "written through rxe's window");
+        assertPeerMem(ch, WOFF, pattern(IN, WOFF, off), "bytes before the write");
+        assertPeerMem(ch, WOFF + off + LEN, pattern(IN, WOFF + off + LEN, 64), "bytes after the write");
+
+        // READ through the window, up to its last byte
+        ch.expect("FILL " + hex(0x31), "OK");
+        j.fill(j.local, 0, WLEN + 64, -1);
+        j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_READ).remoteAddress(wva + WLEN - LEN).rkey(rkey)
+            .sgList(ScatterGatherEntry.of(j.local, 0, LEN)), WcStatus.SUCCESS);
+        assertArrayEquals(pattern(0x31, WOFF + WLEN - LEN, LEN), j.bytes(j.local, 0, LEN), "read through rxe's window");
+        assertArrayEquals(pattern(-1, 0, 64), j.bytes(j.local, LEN, 64), "bytes after the read data");
+
+        // SEND_WITH_INV: rxe's completion reports the invalidated rkey
+        ch.expect("RECV 100", "OK");
+        j.fill(j.local, 0, 100, 0x41);
+        j.post(new SendWorkRequest().opcode(WrOpcode.SEND_WITH_INV).invalidateRkey(rkey)
+            .sgList(ScatterGatherEntry.of(j.local, 0, 100)), WcStatus.SUCCESS);
+        String[] w = ch.wc("WAITRECV");
+        assertEquals(List.of(Integer.toString(IBV_WC_SUCCESS), Integer.toString(IBV_WC_RECV), "100", "-",
+                crcHex(pattern(0x41, 0, 100)), Integer.toHexString(rkey)), List.of(w).subList(1, 7),
+            "rxe's receive completion of SEND_WITH_INV: status opcode byte_len imm crc32 invalidated_rkey");
+        // rxe marks it with the kernel's IB_WC_WITH_INVALIDATE (1 << 2), which libibverbs calls
+        // IBV_WC_IP_CSUM_OK, instead of IBV_WC_WITH_INV (1 << 3): accept either, and log which.
+        int flags = Integer.parseInt(w[7], 16);
+        assertTrue((flags & (IBV_WC_WITH_INV | IBV_WC_KERNEL_WITH_INVALIDATE)) != 0,
+            "rxe's wc_flags mark the invalidation: " + String.join(" ", w));
+        LOG.info("rxe's wc_flags for SEND_WITH_INV: {} (IBV_WC_WITH_INV {}, kernel IB_WC_WITH_INVALIDATE {})",
+            w[7], (flags & IBV_WC_WITH_INV) != 0, (flags & IBV_WC_KERNEL_WITH_INVALIDATE) != 0);
+
+        // the invalidated rkey no longer works, and rxe's memory stays as it was
+        ch.expect("FILL " + hex(0x51), "OK");
+        j.fill(j.local, 0, 64, 0x61);
+        WorkCompletion wc = j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva).rkey(rkey)
+            .sgList(ScatterGatherEntry.of(j.local, 0, 64)), WcStatus.REM_ACCESS_ERR);
+        LOG.info("WRITE through rxe's invalidated window: {}", wc);
+        assertPeerMem(ch, WOFF, pattern(0x51, WOFF, 64), "rxe's window memory after the refused WRITE");
+    }
+
+    /** Phase 2: jroce's type 2 window, rxe the active side. */
+    private static void rxeUsesJroceWindow(Side j, Channel ch) throws Exception {
+        MemoryWindow window = j.window;
+        int rkey = window.nextRkey();
+        long wva = j.target.address() + WOFF;
+        j.post(new SendWorkRequest().opcode(WrOpcode.BIND_MW)
+            .bindMw(window, rkey, j.target, wva, WLEN, AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ),
+            WcStatus.SUCCESS);
+        assertEquals(rkey, window.rkey(), "jroce's window rkey after BIND_MW");
+        LOG.info("jroce's type 2 window: rkey {} at {}", Integer.toHexString(rkey), Long.toHexString(wva));
+
+        // rxe WRITEs through jroce's window
+        int off = 0x7;
+        j.fill(j.target, 0, BUF, IN);
+        String[] w = ch.wc("WRITEK " + Integer.toHexString(rkey) + " " + hex(wva + off) + " " + hex(LEN) + " " + hex(0x22) + " 0");
+        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_WRITE)), List.of(w).subList(1, 3), "rxe's WRITE through jroce's window");
+        assertArrayEquals(pattern(0x22, 0, LEN), j.bytes(j.target, WOFF + off, LEN), "written through jroce's window");
+        assertArrayEquals(pattern(IN, WOFF, off), j.bytes(j.target, WOFF, off), "bytes before the write");
+        assertArrayEquals(pattern(IN, WOFF + off + LEN, 64), j.bytes(j.target, WOFF + off + LEN, 64), "bytes after the write");
+
+        // rxe READs through jroce's window, up to its last byte
+        long from = wva + WLEN - LEN;
+        j.target.buffer().put(WOFF + WLEN - LEN, pattern(0x32, 0, LEN));
+        w = ch.wc("READK " + Integer.toHexString(rkey) + " " + hex(from) + " " + hex(LEN) + " " + hex(0x32) + " 0");
+        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_READ), Integer.toString(LEN), "-",
+            crcHex(pattern(0x32, 0, LEN)), "match"), List.of(w).subList(1, 7), "rxe's READ through jroce's window");
+
+        // rxe's SEND_WITH_INV invalidates jroce's window
+        j.fill(j.local, 0, 200, -1);
+        j.qp.postRecv(new ReceiveWorkRequest().wrId(77).sgList(ScatterGatherEntry.of(j.local, 0, 136)));
+        w = ch.wc("SENDINV 88 " + hex(0x42) + " " + Integer.toHexString(rkey));
+        assertEquals(List.of("0", Integer.toString(IBV_WC_SEND)), List.of(w).subList(1, 3), "rxe's SEND_WITH_INV");
+        WorkCompletion rwc = j.recv();
+        assertEquals(77, rwc.wrId(), rwc.toString());
+        assertEquals(WcOpcode.RECV, rwc.opcode(), rwc.toString());
+        assertEquals(0x88, rwc.byteLen(), rwc.toString());
+        assertTrue(rwc.withInv(), "withInv on jroce's receive completion: " + rwc);
+        assertFalse(rwc.withImm(), rwc.toString());
+        assertEquals(rkey, rwc.invalidatedRkey(), "invalidatedRkey: " + rwc);
+        assertArrayEquals(pattern(0x42, 0, 0x88), j.bytes(j.local, 0, 0x88), "SEND_WITH_INV's data");
+        assertArrayEquals(pattern(-1, 0x88, 64), j.bytes(j.local, 0x88, 64), "bytes after the received data");
+
+        // rxe's WRITE through the invalidated rkey fails; jroce's memory stays as it was
+        j.fill(j.target, 0, BUF, 0x55);
+        w = ch.wc("WRITEK " + Integer.toHexString(rkey) + " " + hex(wva) + " 40 " + hex(0x23) + " " + hex(IBV_WC_REM_ACCESS_ERR));
+        assertEquals(Integer.toString(IBV_WC_REM_ACCESS_ERR), w[1], "rxe's WRITE through jroce's invalidated window: "
+            + String.join(" ", w));
+        assertArrayEquals(pattern(0x55, WOFF, 64), j.bytes(j.target, WOFF, 64), "jroce's window memory after the refused WRITE");
+    }
+
+    // --- helpers --------------------------------------------------------------------------------
+
+    private static ServerSocket listen(String host) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            ServerSocket s = new ServerSocket();
+            try {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress(InetAddress.getByName(host), PORT));
+                return s;
+            } catch (java.net.BindException e) {
+                s.close();
+                if (attempt >= 600) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static Socket accept(ServerSocket listener, RxePeer peer) throws IOException {
+        try {
+            return listener.accept();
+        } catch (IOException e) {
+            throw new AssertionError("rc_ops_peer did not connect: " + e + "\n" + String.join("\n", peer.consoleLines()), e);
+        }
+    }
+
+    private static String crcHex(byte[] data) {
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        return String.format("%08x", crc.getValue());
+    }
+
+    private static String hex(long v) {
+        return Long.toHexString(v);
+    }
+
+    private static void assertPeerMem(Channel ch, int off, byte[] expected, String what) throws IOException {
+        String reply = ch.call("MEM " + hex(off) + " " + hex(expected.length));
+        assertEquals("MEM " + crcHex(expected) + " " + HexFormat.of().formatHex(expected, 0, Math.min(16, expected.length)),
+            reply, what);
+    }
+
+    /** jroce's side of one connection: an RC QP, a target region (MW_BIND) with a type 2 window, a local buffer. */
+    private static final class Side implements AutoCloseable {
+        final CompletionQueue scq;
+        final CompletionQueue rcq;
+        final MemoryRegion target;
+        final MemoryRegion local;
+        final QueuePair qp;
+        final MemoryWindow window;
+        long peerAddr;
+        int peerRkey;
+        private long wrId;
+
+        Side(RdmaDevice dev, ProtectionDomain pd) {
+            scq = dev.createCq(64);
+            rcq = dev.createCq(64);
+            target = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                | AccessFlags.REMOTE_READ | AccessFlags.MW_BIND);
+            local = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE);
+            qp = pd.createQp(new QpInitAttributes().type(QpType.RC).sendCq(scq).recvCq(rcq)
+                .maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1));
+            window = pd.allocMemoryWindow(2);
+        }
+
+        void connect(Channel ch, Gid gid) throws IOException {
+            String[] p = ch.readLine().split(" ");
+            assertEquals(7, p.length, String.join(" ", p));
+            int psn = new java.util.Random().nextInt(1 << 24);
+            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
+                target.address(), target.length()));
+            peerAddr = Long.parseUnsignedLong(p[5], 16);
+            peerRkey = Integer.parseUnsignedInt(p[4], 16);
+            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
+                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
+            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(Integer.parseInt(p[1], 16))
+                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
+                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
+            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
+                .rnrRetry(7).maxRdAtomic(16));
+        }
+
+        void fill(MemoryRegion mr, int off, int len, int seed) {
+            mr.buffer().put(off, pattern(seed, off, len));
+        }
+
+        byte[] bytes(MemoryRegion mr, int off, int len) {
+            byte[] b = new byte[len];
+            mr.buffer().get(off, b);
+            return b;
+        }
+
+        WorkCompletion post(SendWorkRequest wr, WcStatus expected) throws InterruptedException {
+            long id = ++wrId;
+            qp.postSend(wr.wrId(id).sendFlags(wr.sendFlags() | SendFlags.SIGNALED));
+            WorkCompletion wc = new WorkCompletion();
+            assertTrue(scq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no completion for " + wr.opcode());
+            assertEquals(id, wc.wrId(), wc.toString());
+            assertEquals(expected, wc.status(), wr.opcode() + ": " + wc);
+            return wc;
+        }
+
+        WorkCompletion recv() throws InterruptedException {
+            WorkCompletion wc = new WorkCompletion();
+            assertTrue(rcq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no receive completion");
+            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+            return wc;
+        }
+
+        @Override
+        public void close() {
+            qp.close();
+            window.close();
+            local.close();
+            target.close();
+            scq.close();
+            rcq.close();
+        }
+    }
+
+    /** rc_ops_peer's TCP command channel: one line out, one line back. */
+    private static final class Channel implements AutoCloseable {
+        private final Socket socket;
+        private final BufferedReader in;
+        private final OutputStream out;
+
+        Channel(Socket socket) throws IOException {
+            this.socket = socket;
+            socket.setSoTimeout((int) RUN.toMillis());
+            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            this.out = socket.getOutputStream();
+        }
+
+        String readLine() throws IOException {
+            String line = in.readLine();
+            if (line == null) {
+                throw new AssertionError("rc_ops_peer closed the connection");
+            }
+            LOG.debug("<- {}", line);
+            return line;
+        }
+
+        void send(String line) throws IOException {
+            LOG.debug("-> {}", line);
+            out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
+
+        String call(String command) throws IOException {
+            send(command);
+            return readLine();
+        }
+
+        void expect(String command, String reply) throws IOException {
+            assertEquals(reply, call(command), command);
+        }
+
+        String[] wc(String command) throws IOException {
+            String reply = call(command);
+            assertTrue(reply.startsWith("WC "), command + " -> " + reply);
+            return reply.split(" ");
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
