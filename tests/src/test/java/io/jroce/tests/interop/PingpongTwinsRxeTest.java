@@ -1,25 +1,31 @@
 package io.jroce.tests.interop;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code jroce uc_pingpong}, {@code ud_pingpong} and {@code srq_pingpong} on this host against
  * rdma-core's ibv_uc_pingpong, ibv_ud_pingpong and ibv_srq_pingpong on real rxe in a guest, in both
- * roles, over IPv4 (GID 1 in the guest, the host's bridge address for jroce), each with the tool's
- * default message size (rxe's active MTU on a 1500-byte network is 1024, which ud_pingpong's 1024
- * fits). Beside the exit statuses and byte counts, every line jroce prints must have the shape of a
+ * roles, over IPv4 (GID 1 in the guest, the host's bridge address for jroce) and over global
+ * IPv6 (GID 2 in the guest, the host's IPv6 address on the bridge; one guest for all six runs),
+ * each with the tool's default message size (rxe's active MTU on a 1500-byte network is 1024,
+ * which ud_pingpong's 1024 fits). Beside the exit statuses and byte counts, every line jroce prints must have the shape of a
  * line the real tool printed in the same run (ud_pingpong's local line has ": GID", srq_pingpong
  * prints one address line per QP). Each test has a network of its own, as in
  * {@link RcPingpongRxeTest}.
@@ -81,6 +87,79 @@ class PingpongTwinsRxeTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** A tool, the size it uses by default and how many QPs it prints an address line for. */
+    private record Twin(String tool, int size, int qps) {
+    }
+
+    private static final List<Twin> TWINS =
+        List.of(new Twin("uc_pingpong", 4096, 1), new Twin("ud_pingpong", 1024, 1), new Twin("srq_pingpong", 4096, 16));
+
+    /**
+     * The three twins over the global IPv6 GID (2 in the guest; jroce bound to the host's IPv6
+     * address on the bridge, its only GID 0), in both roles, from one guest to keep boots few: the
+     * guest first serves each tool in turn (jroce's client, sleeping on CQ events, connects to the
+     * guest's IPv4 address for the out-of-band exchange), then runs each tool as the client of a
+     * jroce server, chained with {@code &&}. Besides the checks of the IPv4 tests, jroce's GIDs
+     * must be the two IPv6 addresses.
+     */
+    @Test
+    void bothRolesOverIpv6() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (RxeNetwork network = RxeNetwork.builder().ipv6().create()) {
+            String host4 = network.hostIpv4();
+            String host6 = network.hostIpv6().orElseThrow(() -> new AssertionError("no IPv6 on the bridge"));
+            String script = TWINS.stream().map(t -> "ibv_" + t.tool() + " -g 2 -n " + ITERS)
+                .collect(Collectors.joining("&&")) + "&&"
+                + TWINS.stream().map(t -> "retry-refused ibv_" + t.tool() + " -g 2 -n " + ITERS + " " + host4)
+                .collect(Collectors.joining("&&"));
+            try (RxePeer guest = RxePeer.builder().name("rxe-twins-v6").network(network).command(script)
+                     .guestTimeout(Duration.ofMinutes(8)).start()) {
+                guest.awaitReady(BOOT);
+                String guest6 = guest.ipv6().orElseThrow(() -> new AssertionError("no IPv6 in the guest"));
+                List<String> jroceLines = new ArrayList<>();
+                List<String> expectedBytes = new ArrayList<>();
+                for (Twin t : TWINS) { // jroce as the client of each guest server
+                    JroceCommand.Result c = JroceCommand.runWhileRefused(pool, RUN, t.tool(), "--bind", host6,
+                        "-g", "0", "-e", "-n", Integer.toString(ITERS), "--timeout", PEER_SILENCE_S, guest.ipv4());
+                    assertIpv6Run(c, t, host6, guest6, guest);
+                    jroceLines.addAll(c.lines());
+                    expectedBytes.add(Long.toString(2L * t.size() * ITERS));
+                }
+                for (Twin t : TWINS) { // jroce as the server of each guest client
+                    JroceCommand.Result s = JroceCommand.start(pool, t.tool(), "--bind", host6, "-g", "0",
+                        "-n", Integer.toString(ITERS), "--timeout", PEER_SILENCE_S).await(RUN);
+                    assertIpv6Run(s, t, host6, guest6, guest);
+                    jroceLines.addAll(s.lines());
+                    expectedBytes.add(Long.toString(2L * t.size() * ITERS));
+                }
+                RxePeer.Result g = guest.awaitExit(RUN);
+                String context = String.join("\n", jroceLines) + "\n--- rxe:\n" + g.console();
+                assertEquals(0, g.exitStatus(), context);
+                assertEquals(expectedBytes, matches(BYTES, g.output()), context);
+                assertEquals(Collections.nCopies(2 * TWINS.size(), Integer.toString(ITERS)),
+                    matches(ITERS_LINE, g.output()), context);
+                // the same order on both sides: servers then clients in the guest, clients then servers here
+                List<String> expectedShapes = shapes(g.output());
+                assertEquals(2 * TWINS.stream().mapToInt(t -> 2 * t.qps() + 2).sum(), expectedShapes.size(), context);
+                assertEquals(expectedShapes, shapes(jroceLines), context);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void assertIpv6Run(JroceCommand.Result r, Twin t, String host6, String guest6, RxePeer guest) {
+        String context = t + "\n" + r.transcript() + "\n--- rxe so far:\n" + String.join("\n", guest.consoleLines());
+        assertEquals(0, r.status(), context);
+        assertPingpong(r.lines(), t.size(), context);
+        List<String> local = r.lines().stream().filter(l -> l.contains("local address:")).toList();
+        List<String> remote = r.lines().stream().filter(l -> l.contains("remote address:")).toList();
+        assertEquals(t.qps(), local.size(), context);
+        assertEquals(t.qps(), remote.size(), context);
+        assertTrue(local.stream().allMatch(l -> l.endsWith("GID " + host6)), context);
+        assertTrue(remote.stream().allMatch(l -> l.endsWith("GID " + guest6)), context);
     }
 
     /** "N bytes in" with N = 2 x size x iters (each side sends and receives) and "iters in". */
