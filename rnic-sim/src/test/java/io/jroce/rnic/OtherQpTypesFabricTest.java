@@ -254,4 +254,21 @@ class OtherQpTypesFabricTest {
             p[0].modify(new QpAttributes().state(QpState.RTS).sqPsn(0).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1));
         }
     }
+
+    @Test
+    void anEmptySharedReceiveQueueIsReceiverNotReadyUntilARecvIsPosted() {
+        SharedReceiveQueue srq = keep(pdB.createSrq(4, 1));
+        QueuePair a = keep(pdA.createQp(new QpInitAttributes().cq(cqA)));
+        QueuePair b = keep(pdB.createQp(new QpInitAttributes().cq(cqB).srq(srq)));
+        connectRc(a, devA, b, devB);
+        a.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .sgList(ScatterGatherEntry.of(mrA, 0, 8)));
+        fabric.runFor(2_000_000); // min_rnr_timer 1 = 0.01 ms: several RNR NAKs
+        assertTrue(devB.counters().get("send_rnr_err") >= 2, "RNR NAKs while the SRQ is empty (IBTA 9.7.5.2.8)");
+        srq.postRecv(new ReceiveWorkRequest().wrId(9).sgList(ScatterGatherEntry.of(mrB, 0, 64)));
+        assertEquals(WcStatus.SUCCESS, await(cqA, 1).get(0).status());
+        WorkCompletion recv = await(cqB, 1).get(0);
+        assertEquals(9, recv.wrId());
+        assertEquals(b.qpNum(), recv.qpNum());
+    }
 }
