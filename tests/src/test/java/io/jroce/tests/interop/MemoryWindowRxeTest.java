@@ -28,24 +28,17 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32;
 
 import static io.jroce.tests.interop.RcOpsRxeTest.pattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static io.jroce.tests.interop.RcOpsPeerChannel.crcHex;
+import static io.jroce.tests.interop.RcOpsPeerChannel.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,20 +98,20 @@ class MemoryWindowRxeTest {
             RoceCapture capture = RoceCapture.start(network.hostInterface(), pcap);
             boolean passed = false;
             try (RxePeer peer = RxePeer.builder().name("rxe-mw").network(network).command(command).start();
-                 ServerSocket listener = listen(host);
+                 ServerSocket listener = RcOpsPeerChannel.listen(host, PORT);
                  RdmaDevice dev = SoftRnic.builder().name("jroce-mw").address(host).udpPort(4791)
                      .activeMtu(Mtu.MTU_1024).open();
                  ProtectionDomain pd = dev.allocPd()) {
                 listener.setSoTimeout((int) BOOT.toMillis());
                 long t0 = 0;
-                try (Side j = new Side(dev, pd); Channel ch = new Channel(accept(listener, peer))) {
+                try (Side j = new Side(dev, pd); RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
                     t0 = System.nanoTime();
                     j.connect(ch, dev.gids().get(0));
                     jroceUsesRxeWindow(j, ch);
                     assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
                 }
                 long t1 = System.nanoTime();
-                try (Side j = new Side(dev, pd); Channel ch = new Channel(accept(listener, peer))) {
+                try (Side j = new Side(dev, pd); RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
                     j.connect(ch, dev.gids().get(0));
                     rxeUsesJroceWindow(j, ch);
                     assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
@@ -140,7 +133,7 @@ class MemoryWindowRxeTest {
     }
 
     /** Phase 1: rxe's type 2 window, jroce the active side. */
-    private static void jroceUsesRxeWindow(Side j, Channel ch) throws Exception {
+    private static void jroceUsesRxeWindow(Side j, RcOpsPeerChannel ch) throws Exception {
         ch.expect("FILL " + hex(IN), "OK");
         String[] mw = ch.call("MWBIND " + hex(WOFF) + " " + hex(WLEN) + " "
             + hex(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)).split(" ");
@@ -156,9 +149,9 @@ class MemoryWindowRxeTest {
         j.fill(j.local, 0, LEN, 0x21);
         j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva + off).rkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, LEN)), WcStatus.SUCCESS);
-        assertPeerMem(ch, WOFF + off, pattern(0x21, 0, LEN), "written through rxe's window");
-        assertPeerMem(ch, WOFF, pattern(IN, WOFF, off), "bytes before the write");
-        assertPeerMem(ch, WOFF + off + LEN, pattern(IN, WOFF + off + LEN, 64), "bytes after the write");
+        ch.assertMem(WOFF + off, pattern(0x21, 0, LEN), "written through rxe's window");
+        ch.assertMem(WOFF, pattern(IN, WOFF, off), "bytes before the write");
+        ch.assertMem(WOFF + off + LEN, pattern(IN, WOFF + off + LEN, 64), "bytes after the write");
 
         // READ through the window, up to its last byte
         ch.expect("FILL " + hex(0x31), "OK");
@@ -191,11 +184,11 @@ class MemoryWindowRxeTest {
         WorkCompletion wc = j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva).rkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, 64)), WcStatus.REM_ACCESS_ERR);
         LOG.info("WRITE through rxe's invalidated window: {}", wc);
-        assertPeerMem(ch, WOFF, pattern(0x51, WOFF, 64), "rxe's window memory after the refused WRITE");
+        ch.assertMem(WOFF, pattern(0x51, WOFF, 64), "rxe's window memory after the refused WRITE");
     }
 
     /** Phase 2: jroce's type 2 window, rxe the active side. */
-    private static void rxeUsesJroceWindow(Side j, Channel ch) throws Exception {
+    private static void rxeUsesJroceWindow(Side j, RcOpsPeerChannel ch) throws Exception {
         MemoryWindow window = j.window;
         int rkey = window.nextRkey();
         long wva = j.target.address() + WOFF;
@@ -244,49 +237,6 @@ class MemoryWindowRxeTest {
         assertArrayEquals(pattern(0x55, WOFF, 64), j.bytes(j.target, WOFF, 64), "jroce's window memory after the refused WRITE");
     }
 
-    // --- helpers --------------------------------------------------------------------------------
-
-    private static ServerSocket listen(String host) throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            ServerSocket s = new ServerSocket();
-            try {
-                s.setReuseAddress(true);
-                s.bind(new InetSocketAddress(InetAddress.getByName(host), PORT));
-                return s;
-            } catch (java.net.BindException e) {
-                s.close();
-                if (attempt >= 600) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
-    }
-
-    private static Socket accept(ServerSocket listener, RxePeer peer) throws IOException {
-        try {
-            return listener.accept();
-        } catch (IOException e) {
-            throw new AssertionError("rc_ops_peer did not connect: " + e + "\n" + String.join("\n", peer.consoleLines()), e);
-        }
-    }
-
-    private static String crcHex(byte[] data) {
-        CRC32 crc = new CRC32();
-        crc.update(data);
-        return String.format("%08x", crc.getValue());
-    }
-
-    private static String hex(long v) {
-        return Long.toHexString(v);
-    }
-
-    private static void assertPeerMem(Channel ch, int off, byte[] expected, String what) throws IOException {
-        String reply = ch.call("MEM " + hex(off) + " " + hex(expected.length));
-        assertEquals("MEM " + crcHex(expected) + " " + HexFormat.of().formatHex(expected, 0, Math.min(16, expected.length)),
-            reply, what);
-    }
-
     /** jroce's side of one connection: an RC QP, a target region (MW_BIND) with a type 2 window, a local buffer. */
     private static final class Side implements AutoCloseable {
         final CompletionQueue scq;
@@ -310,7 +260,7 @@ class MemoryWindowRxeTest {
             window = pd.allocMemoryWindow(2);
         }
 
-        void connect(Channel ch, Gid gid) throws IOException {
+        void connect(RcOpsPeerChannel ch, Gid gid) throws IOException {
             String[] p = ch.readLine().split(" ");
             assertEquals(7, p.length, String.join(" ", p));
             int psn = new java.util.Random().nextInt(1 << 24);
@@ -362,55 +312,6 @@ class MemoryWindowRxeTest {
             target.close();
             scq.close();
             rcq.close();
-        }
-    }
-
-    /** rc_ops_peer's TCP command channel: one line out, one line back. */
-    private static final class Channel implements AutoCloseable {
-        private final Socket socket;
-        private final BufferedReader in;
-        private final OutputStream out;
-
-        Channel(Socket socket) throws IOException {
-            this.socket = socket;
-            socket.setSoTimeout((int) RUN.toMillis());
-            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-            this.out = socket.getOutputStream();
-        }
-
-        String readLine() throws IOException {
-            String line = in.readLine();
-            if (line == null) {
-                throw new AssertionError("rc_ops_peer closed the connection");
-            }
-            LOG.debug("<- {}", line);
-            return line;
-        }
-
-        void send(String line) throws IOException {
-            LOG.debug("-> {}", line);
-            out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-        }
-
-        String call(String command) throws IOException {
-            send(command);
-            return readLine();
-        }
-
-        void expect(String command, String reply) throws IOException {
-            assertEquals(reply, call(command), command);
-        }
-
-        String[] wc(String command) throws IOException {
-            String reply = call(command);
-            assertTrue(reply.startsWith("WC "), command + " -> " + reply);
-            return reply.split(" ");
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }

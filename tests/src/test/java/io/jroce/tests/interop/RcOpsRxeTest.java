@@ -27,25 +27,18 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static io.jroce.tests.interop.RcOpsPeerChannel.crcHex;
+import static io.jroce.tests.interop.RcOpsPeerChannel.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,7 +101,7 @@ class RcOpsRxeTest {
             + "; s=$?; rdma statistic show link rxe0/1; exit $s";
         // The guest first: until a port is up on a fresh bridge, the host's IPv6 address stays tentative.
         try (RxePeer peer = RxePeer.builder().name("rxe-ops-" + name).network(network).command(command).start();
-             ServerSocket listener = listen(host)) {
+             ServerSocket listener = RcOpsPeerChannel.listen(host, PORT)) {
             listener.setSoTimeout((int) BOOT.toMillis());
             try (RdmaDevice dev = SoftRnic.builder().name("jroce-ops-" + name).address(host).udpPort(4791)
                      .activeMtu(mtu).open();
@@ -120,8 +113,7 @@ class RcOpsRxeTest {
                  CompletionQueue rcq = dev.createCq(64);
                  QueuePair qp = pd.createQp(new QpInitAttributes().type(QpType.RC).sendCq(scq).recvCq(rcq)
                      .maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1));
-                 Socket socket = accept(listener, peer);
-                 Channel ch = new Channel(socket)) {
+                 RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
                 Jroce j = new Jroce(qp, scq, rcq, target, local);
                 j.connect(ch, dev.gids().get(0), mtu);
                 long t0 = System.nanoTime();
@@ -152,40 +144,9 @@ class RcOpsRxeTest {
         capture.check(); // after the test passed: every packet dissects as RoCEv2, every ICRC verifies
     }
 
-    /**
-     * Listens on {@code host}:{@value #PORT}. A fresh bridge's IPv6 address is tentative until a
-     * port is up and DAD is done: wait for it (a new socket per attempt; a socket whose bind failed
-     * is not reused).
-     */
-    private static ServerSocket listen(String host) throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            ServerSocket s = new ServerSocket();
-            try {
-                s.setReuseAddress(true);
-                s.bind(new InetSocketAddress(InetAddress.getByName(host), PORT));
-                LOG.info("listening on {} after {} attempt(s)", s.getLocalSocketAddress(), attempt);
-                return s;
-            } catch (java.net.BindException e) {
-                s.close();
-                if (attempt >= 600) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
-    }
-
-    private static Socket accept(ServerSocket listener, RxePeer peer) throws IOException {
-        try {
-            return listener.accept();
-        } catch (IOException e) {
-            throw new AssertionError("rc_ops_peer did not connect: " + e + "\n" + String.join("\n", peer.consoleLines()), e);
-        }
-    }
-
     // --- jroce drives, rc_ops_peer is the passive side -----------------------------------------
 
-    private static void jroceDrives(Jroce j, Channel ch, int size) throws Exception {
+    private static void jroceDrives(Jroce j, RcOpsPeerChannel ch, int size) throws Exception {
         String what = " (jroce drives, " + size + " bytes)";
         // SEND and SEND with immediate: the peer's receive completion and the data's CRC
         for (boolean imm : new boolean[] {false, true}) {
@@ -221,9 +182,9 @@ class RcOpsRxeTest {
                     Integer.toHexString(immData)), List.of(w).subList(1, 5),
                     "rxe's completion of WRITE with immediate: status opcode byte_len imm" + what);
             }
-            assertPeerMem(ch, ROFF, pattern(seed, 0, size), "written region" + what);
-            assertPeerMem(ch, 0, pattern(background, 0, ROFF), "bytes before the written region" + what);
-            assertPeerMem(ch, ROFF + size, pattern(background, ROFF + size, 64), "bytes after the written region" + what);
+            ch.assertMem(ROFF, pattern(seed, 0, size), "written region" + what);
+            ch.assertMem(0, pattern(background, 0, ROFF), "bytes before the written region" + what);
+            ch.assertMem(ROFF + size, pattern(background, ROFF + size, 64), "bytes after the written region" + what);
         }
         // RDMA READ from an unaligned offset into a buffer filled with 0xEE
         int seed = 0x50;
@@ -233,17 +194,17 @@ class RcOpsRxeTest {
             .sgList(j.localSge(0, size)));
         assertArrayEquals(pattern(seed, ROFF, size), bytes(j.local, 0, size), "data read" + what);
         assertArrayEquals(constant(0xEE, 64), bytes(j.local, size, 64), "bytes after the read data" + what);
-        assertPeerMem(ch, 0, pattern(seed, 0, size + 2 * ROFF), "the peer's buffer after the read" + what);
+        ch.assertMem(0, pattern(seed, 0, size + 2 * ROFF), "the peer's buffer after the read" + what);
     }
 
-    private static void jroceDrivesAtomics(Jroce j, Channel ch) throws Exception {
+    private static void jroceDrivesAtomics(Jroce j, RcOpsPeerChannel ch) throws Exception {
         long v = 0x0102030405060708L;
         long add = 0x1111_0000_0000_00FFL;
         ch.expect("SET64 40 " + Long.toHexString(v), "OK");
         j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).compareAdd(add)
             .remoteAddress(j.peerAddr + 0x40).rkey(j.peerRkey).sgList(j.localSge(0, 8)));
         assertEquals(v, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(0), "FETCH_AND_ADD's original (jroce drives)");
-        assertPeerMem(ch, 0x40, nativeBytes(v + add), "the peer's u64 after FETCH_AND_ADD (native order)");
+        ch.assertMem(0x40, nativeBytes(v + add), "the peer's u64 after FETCH_AND_ADD (native order)");
 
         long old = 0xFEDC_BA98_7654_3210L;
         long swap = 0x0A0B_0C0D_0E0F_1011L;
@@ -251,16 +212,16 @@ class RcOpsRxeTest {
         j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_CMP_AND_SWP).compareAdd(old).swap(swap)
             .remoteAddress(j.peerAddr + 0x48).rkey(j.peerRkey).sgList(j.localSge(8, 8)));
         assertEquals(old, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(8), "CMP_AND_SWP's original (equal)");
-        assertPeerMem(ch, 0x48, nativeBytes(swap), "the peer's u64 after a matching CMP_AND_SWP");
+        ch.assertMem(0x48, nativeBytes(swap), "the peer's u64 after a matching CMP_AND_SWP");
         j.post(new SendWorkRequest().opcode(WrOpcode.ATOMIC_CMP_AND_SWP).compareAdd(old).swap(42)
             .remoteAddress(j.peerAddr + 0x48).rkey(j.peerRkey).sgList(j.localSge(16, 8)));
         assertEquals(swap, j.local.buffer().order(ByteOrder.nativeOrder()).getLong(16), "CMP_AND_SWP's original (not equal)");
-        assertPeerMem(ch, 0x48, nativeBytes(swap), "the peer's u64 after a CMP_AND_SWP that did not match");
+        ch.assertMem(0x48, nativeBytes(swap), "the peer's u64 after a CMP_AND_SWP that did not match");
     }
 
     // --- rc_ops_peer drives, jroce is the passive side -----------------------------------------
 
-    private static void rxeDrives(Jroce j, Channel ch, int size) throws Exception {
+    private static void rxeDrives(Jroce j, RcOpsPeerChannel ch, int size) throws Exception {
         String what = " (rxe drives, " + size + " bytes)";
         for (boolean imm : new boolean[] {false, true}) {
             int seed = imm ? 0x61 : 0x60;
@@ -309,7 +270,7 @@ class RcOpsRxeTest {
         assertArrayEquals(pattern(seed, 0, size + 2 * ROFF), bytes(j.target, 0, size + 2 * ROFF), "jroce's buffer after the read" + what);
     }
 
-    private static void rxeDrivesAtomics(Jroce j, Channel ch) throws Exception {
+    private static void rxeDrivesAtomics(Jroce j, RcOpsPeerChannel ch) throws Exception {
         ByteBuffer t = j.target.buffer().order(ByteOrder.nativeOrder());
         long v = 0x1122334455667788L;
         long add = 0x0000_0001_0000_0001L;
@@ -364,24 +325,6 @@ class RcOpsRxeTest {
         return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array();
     }
 
-    private static String crcHex(byte[] data) {
-        CRC32 crc = new CRC32();
-        crc.update(data);
-        return String.format("%08x", crc.getValue());
-    }
-
-    private static String hex(long v) {
-        return Long.toHexString(v);
-    }
-
-    /** MEM off len on the peer: the CRC of the whole region and its first 16 bytes. */
-    private static void assertPeerMem(Channel ch, int off, byte[] expected, String what) throws IOException {
-        String reply = ch.call("MEM " + hex(off) + " " + hex(expected.length));
-        String first = expected.length == 0 ? "-"
-            : HexFormat.of().formatHex(expected, 0, Math.min(16, expected.length));
-        assertEquals("MEM " + crcHex(expected) + " " + first, reply, what);
-    }
-
     /** jroce's side: one RC QP and two buffers. */
     private static final class Jroce {
         final QueuePair qp;
@@ -401,7 +344,7 @@ class RcOpsRxeTest {
             this.local = local;
         }
 
-        void connect(Channel ch, Gid gid, Mtu mtu) throws IOException {
+        void connect(RcOpsPeerChannel ch, Gid gid, Mtu mtu) throws IOException {
             String[] p = ch.readLine().split(" ");
             assertEquals(7, p.length, String.join(" ", p));
             assertEquals("QP", p[0]);
@@ -439,56 +382,6 @@ class RcOpsRxeTest {
             assertTrue(rcq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no receive completion");
             assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
             return wc;
-        }
-    }
-
-    /** rc_ops_peer's TCP command channel: one line out, one line back. */
-    private static final class Channel implements AutoCloseable {
-        private final Socket socket;
-        private final BufferedReader in;
-        private final OutputStream out;
-
-        Channel(Socket socket) throws IOException {
-            this.socket = socket;
-            socket.setSoTimeout((int) RUN.toMillis());
-            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-            this.out = socket.getOutputStream();
-        }
-
-        String readLine() throws IOException {
-            String line = in.readLine();
-            if (line == null) {
-                throw new AssertionError("rc_ops_peer closed the connection");
-            }
-            LOG.debug("<- {}", line);
-            return line;
-        }
-
-        void send(String line) throws IOException {
-            LOG.debug("-> {}", line);
-            out.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-        }
-
-        String call(String command) throws IOException {
-            send(command);
-            return readLine();
-        }
-
-        void expect(String command, String reply) throws IOException {
-            assertEquals(reply, call(command), command);
-        }
-
-        /** A command answered by "WC ...": its words. */
-        String[] wc(String command) throws IOException {
-            String reply = call(command);
-            assertTrue(reply.startsWith("WC "), command + " -> " + reply);
-            return reply.split(" ");
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }
