@@ -57,6 +57,8 @@ public final class SoftRnic {
         private FaultPolicy faults;
         private PacketTrace faultTrace;
         private Path pcap;
+        private boolean gso = !"false".equals(System.getProperty("jroce.gso"));
+        private boolean gro;
 
         private Builder() {
         }
@@ -99,6 +101,24 @@ public final class SoftRnic {
         }
 
         /**
+         * UDP segmentation offload for sending (on by default): a run of full-MTU packets to one
+         * peer leaves as one GSO message. See docs/udp-transport.md.
+         */
+        public Builder gso(boolean enabled) {
+            this.gso = enabled;
+            return this;
+        }
+
+        /**
+         * UDP receive offload (off by default): reads coalesced runs of datagrams in one system
+         * call instead of recvmmsg batches. See docs/udp-transport.md.
+         */
+        public Builder gro(boolean enabled) {
+            this.gro = enabled;
+            return this;
+        }
+
+        /**
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
@@ -131,7 +151,7 @@ public final class SoftRnic {
             UdpTransport transport;
             try {
                 UdpTransport.Builder tb = UdpTransport.builder().localAddresses(addresses).port(udpPort)
-                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES);
+                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso).gro(gro);
                 if (pcap != null) {
                     tb.pcap(pcap);
                 }

@@ -1,13 +1,13 @@
 package io.jroce.rnic.core;
 
-import java.util.function.IntFunction;
-
 import org.agrona.DirectBuffer;
 
 import io.jroce.verbs.AccessViolationException;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidKeyException;
+import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendWorkRequest;
 
 /**
  * A scatter/gather list as copied from a work request: addresses, lengths and the regions their
@@ -43,37 +43,57 @@ final class SgList {
     }
 
     /**
-     * Copies and validates {@code n} entries: each lkey must name a region of {@code pd} that holds
-     * the whole entry and grants {@code requiredAccess} (IBTA 10.6.3.1, local access checks).
+     * Copies and validates the work request's entries: each lkey must name a region of {@code pd}
+     * that holds the whole entry and grants {@code requiredAccess} (IBTA 10.6.3.1, local access
+     * checks). One overload per request type rather than a lambda, so posting allocates nothing.
      */
-    void load(IntFunction<ScatterGatherEntry> entries, int n, SoftPd pd, KeyTable keys, int requiredAccess) {
-        if (n > address.length) {
-            throw new InvalidAttributeException("work request has " + n + " SGEs, the queue allows " + address.length);
-        }
+    void load(SendWorkRequest wr, SoftPd pd, KeyTable keys, int requiredAccess) {
+        int n = checkCount(wr.numSge());
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            ScatterGatherEntry e = entries.apply(i);
-            long len = Integer.toUnsignedLong(e.length());
-            SoftMr region = keys.lookup(e.lkey());
-            if (region == null || region.pd() != pd) {
-                throw new InvalidKeyException("SGE " + i + ": lkey 0x" + Integer.toHexString(e.lkey())
-                    + (region == null ? " names no memory region" : " belongs to another protection domain"));
-            }
-            if (len > 0 && region.offsetOf(e.address(), len) < 0) {
-                throw new AccessViolationException("SGE " + i + " [0x" + Long.toHexString(e.address()) + ", +" + len
-                    + ") lies outside " + region);
-            }
-            if (!region.allows(requiredAccess)) {
-                throw new AccessViolationException("SGE " + i + ": " + region + " lacks LOCAL_WRITE, needed to receive data");
-            }
-            address[i] = e.address();
-            length[i] = (int) len;
-            lkey[i] = e.lkey();
-            mr[i] = region;
-            sum += len;
+            sum += put(i, wr.sge(i), pd, keys, requiredAccess);
         }
         count = n;
         total = sum;
+    }
+
+    /** As {@link #load(SendWorkRequest, SoftPd, KeyTable, int)} for a receive work request. */
+    void load(ReceiveWorkRequest wr, SoftPd pd, KeyTable keys, int requiredAccess) {
+        int n = checkCount(wr.numSge());
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += put(i, wr.sge(i), pd, keys, requiredAccess);
+        }
+        count = n;
+        total = sum;
+    }
+
+    private int checkCount(int n) {
+        if (n > address.length) {
+            throw new InvalidAttributeException("work request has " + n + " SGEs, the queue allows " + address.length);
+        }
+        return n;
+    }
+
+    private long put(int i, ScatterGatherEntry e, SoftPd pd, KeyTable keys, int requiredAccess) {
+        long len = Integer.toUnsignedLong(e.length());
+        SoftMr region = keys.lookup(e.lkey());
+        if (region == null || region.pd() != pd) {
+            throw new InvalidKeyException("SGE " + i + ": lkey 0x" + Integer.toHexString(e.lkey())
+                + (region == null ? " names no memory region" : " belongs to another protection domain"));
+        }
+        if (len > 0 && region.offsetOf(e.address(), len) < 0) {
+            throw new AccessViolationException("SGE " + i + " [0x" + Long.toHexString(e.address()) + ", +" + len
+                + ") lies outside " + region);
+        }
+        if (!region.allows(requiredAccess)) {
+            throw new AccessViolationException("SGE " + i + ": " + region + " lacks LOCAL_WRITE, needed to receive data");
+        }
+        address[i] = e.address();
+        length[i] = (int) len;
+        lkey[i] = e.lkey();
+        mr[i] = region;
+        return len;
     }
 
     /** Whether every region is still registered under the same key (it may be deregistered after post). */

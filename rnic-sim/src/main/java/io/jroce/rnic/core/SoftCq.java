@@ -1,5 +1,7 @@
 package io.jroce.rnic.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -18,8 +20,14 @@ import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 
 /**
- * A completion queue: a ring of preallocated entries. The I/O thread adds, any thread polls; a
- * short lock guards the ring (a lock-free ring is for the fast-data-path work).
+ * A completion queue: a ring of preallocated entries, written by the device's I/O thread alone
+ * and read by any thread, with no lock between them. The producer fills slot {@code tail} and
+ * then publishes {@code tail} (a volatile write); a poller copies slots from {@code head} and then
+ * claims them by a CAS on {@code head}, so pollers on several threads need no lock either (a
+ * poller whose CAS fails drops its copy and tries again). The producer reuses a slot only after
+ * {@code head} has moved past it, so a copy that wins its CAS was never overwritten. A lock and a
+ * condition exist only for threads blocked in {@link #pollBlocking}, and the producer touches them
+ * only when such a thread waits.
  *
  * <p>With a completion channel the CQ can be armed (Request Completion Notification, IBTA Vol. 1
  * 11.4.2.2): the next matching completion disarms it and queues one event on the channel, so an
@@ -30,18 +38,34 @@ final class SoftCq implements CompletionQueue {
     private static final int NOTIFY_NONE = 0;
     private static final int NOTIFY_SOLICITED = 1;
     private static final int NOTIFY_ALL = 2;
+    private static final VarHandle HEAD;
+    private static final VarHandle NOTIFY;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(SoftCq.class, "head", long.class);
+            NOTIFY = lookup.findVarHandle(SoftCq.class, "notify", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final SoftDevice device;
     private final SoftCompletionChannel channel;
     private final WorkCompletion[] ring;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition notEmpty = lock.newCondition();
+    private final ReentrantLock waitLock = new ReentrantLock();
+    private final Condition notEmpty = waitLock.newCondition();
+    /** Threads in {@link #pollBlocking}; the producer signals only when this is not zero. */
+    private final AtomicInteger waiters = new AtomicInteger();
     private final AtomicInteger users = new AtomicInteger();
-    private long head;
-    private long tail;
-    private boolean overflowed;
-    /** What the CQ is armed for: NOTIFY_NONE, NOTIFY_SOLICITED or NOTIFY_ALL. Guarded by {@code lock}. */
-    private int notify = NOTIFY_NONE;
+    /** Next slot to poll; advanced by pollers with a CAS. */
+    private volatile long head;
+    /** Next slot to fill; written by the I/O thread only. */
+    private volatile long tail;
+    private volatile boolean overflowed;
+    /** What the CQ is armed for: NOTIFY_NONE, NOTIFY_SOLICITED or NOTIFY_ALL; changed by CAS. */
+    private volatile int notify = NOTIFY_NONE;
     /** Events taken from the channel for this CQ and not yet acknowledged. Guarded by the channel's lock. */
     int unackedEvents;
     /** Set when the CQ is destroyed, after which the channel drops its events. Guarded by the channel's lock. */
@@ -89,39 +113,39 @@ final class SoftCq implements CompletionQueue {
         return push(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, solicited, false, false, 0);
     }
 
-    /** As above, with the flags of UD receives (GRH) and of SEND with invalidate (the rkey invalidated). */
+    /**
+     * As above, with the flags of UD receives (GRH) and of SEND with invalidate (the rkey
+     * invalidated). I/O thread only: the ring has a single producer.
+     */
     boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
                  int qpNum, int srcQp, boolean solicited, boolean grh, boolean withInv, int invalidatedRkey) {
-        boolean added;
-        boolean fire;
-        lock.lock();
-        try {
-            added = tail - head < ring.length;
-            if (added) {
-                ring[(int) (tail % ring.length)].set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0)
-                    .flags(grh, withInv, invalidatedRkey);
-                tail++;
-                notEmpty.signalAll();
-                // IBTA 11.4.2.2: armed for solicited only, a solicited or an unsuccessful completion fires.
-                fire = notify == NOTIFY_ALL
-                    || notify == NOTIFY_SOLICITED && (solicited || status != WcStatus.SUCCESS);
-                if (fire) {
-                    notify = NOTIFY_NONE;
-                }
-            } else {
-                fire = !overflowed; // CQ_ERR once per CQ
-                overflowed = true;
+        long t = tail;
+        if (t - head >= ring.length) {
+            if (!overflowed) {
+                overflowed = true; // CQ_ERR once per CQ (IBTA 11.6.3)
+                device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.CQ_ERR, this, 0));
             }
-        } finally {
-            lock.unlock();
+            return false;
         }
-        // Outside the lock: a listener is application code and may poll this CQ.
-        if (fire && added) {
-            channel.post(this);
-        } else if (fire) {
-            device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.CQ_ERR, this, 0));
+        ring[(int) (t % ring.length)].set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0)
+            .flags(grh, withInv, invalidatedRkey);
+        tail = t + 1; // publishes the slot
+        if (waiters.get() != 0) {
+            waitLock.lock();
+            try {
+                notEmpty.signalAll();
+            } finally {
+                waitLock.unlock();
+            }
         }
-        return added;
+        int armed = notify;
+        // IBTA 11.4.2.2: armed for solicited only, a solicited or an unsuccessful completion fires.
+        if (armed == NOTIFY_ALL || armed == NOTIFY_SOLICITED && (solicited || status != WcStatus.SUCCESS)) {
+            if (NOTIFY.compareAndSet(this, armed, NOTIFY_NONE)) {
+                channel.post(this); // application code may run here and poll this CQ
+            }
+        }
+        return true;
     }
 
     @Override
@@ -132,13 +156,11 @@ final class SoftCq implements CompletionQueue {
                 + "createCq(entries, channel) to request notifications");
         }
         int wanted = solicitedOnly ? NOTIFY_SOLICITED : NOTIFY_ALL;
-        lock.lock();
-        try {
+        int current;
+        do {
+            current = notify;
             // Arming for any completion stays so when solicited-only is asked next, as rxe keeps it.
-            notify = Math.max(notify, wanted);
-        } finally {
-            lock.unlock();
-        }
+        } while (current < wanted && !NOTIFY.compareAndSet(this, current, wanted));
     }
 
     @Override
@@ -161,60 +183,63 @@ final class SoftCq implements CompletionQueue {
 
     /** True once a completion was lost because the queue was full. */
     boolean overflowed() {
-        lock.lock();
-        try {
-            return overflowed;
-        } finally {
-            lock.unlock();
-        }
+        return overflowed;
     }
 
     @Override
     public int poll(WorkCompletion[] wcs) {
         ensureOpen();
-        lock.lock();
-        try {
-            int n = 0;
-            while (n < wcs.length && head != tail) {
-                wcs[n++].copyFrom(ring[(int) (head++ % ring.length)]);
+        while (true) {
+            long h = head;
+            int n = (int) Math.min(wcs.length, tail - h);
+            if (n <= 0) {
+                return 0;
             }
-            return n;
-        } finally {
-            lock.unlock();
+            for (int i = 0; i < n; i++) {
+                wcs[i].copyFrom(ring[(int) ((h + i) % ring.length)]);
+            }
+            if (HEAD.compareAndSet(this, h, h + n)) {
+                return n;
+            }
         }
     }
 
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
-        lock.lock();
-        try {
-            if (head == tail) {
+        while (true) {
+            long h = head;
+            if (h == tail) {
                 return false;
             }
-            wc.copyFrom(ring[(int) (head++ % ring.length)]);
-            return true;
-        } finally {
-            lock.unlock();
+            wc.copyFrom(ring[(int) (h % ring.length)]);
+            if (HEAD.compareAndSet(this, h, h + 1)) {
+                return true;
+            }
         }
     }
 
     @Override
     public boolean pollBlocking(WorkCompletion wc, long timeout, TimeUnit unit) throws InterruptedException {
-        ensureOpen();
+        if (poll(wc)) {
+            return true;
+        }
         long remaining = unit.toNanos(timeout);
-        lock.lock();
+        // Registered before polling again: the producer publishes tail and then reads waiters, this
+        // thread counts itself and then reads tail, so one of the two sees the other.
+        waiters.incrementAndGet();
+        waitLock.lock();
         try {
-            while (head == tail) {
+            while (!poll(wc)) {
                 if (remaining <= 0 || closed) {
                     return false;
                 }
                 remaining = notEmpty.awaitNanos(remaining);
             }
-            wc.copyFrom(ring[(int) (head++ % ring.length)]);
             return true;
         } finally {
-            lock.unlock();
+            waitLock.unlock();
+            waiters.decrementAndGet();
         }
     }
 
@@ -245,11 +270,11 @@ final class SoftCq implements CompletionQueue {
             channel.detach(this); // refused while events taken for this CQ are unacknowledged
         }
         closed = true;
-        lock.lock();
+        waitLock.lock();
         try {
             notEmpty.signalAll();
         } finally {
-            lock.unlock();
+            waitLock.unlock();
         }
         device.cqClosed(this);
     }

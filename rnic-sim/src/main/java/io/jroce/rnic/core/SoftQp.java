@@ -322,7 +322,7 @@ final class SoftQp implements QueuePair {
             if (inline) {
                 loadInline(wqe, wr, (int) length);
             } else {
-                wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), localAccess);
+                wqe.sg.load(wr, pd, device.keys(), localAccess);
             }
             wqe.isInline = inline;
             wqe.wrId = wr.wrId();
@@ -368,7 +368,7 @@ final class SoftQp implements QueuePair {
     private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
         // Copied now (IBV_SEND_INLINE). Unlike libibverbs, the entries must still lie in registered
         // memory of this PD: Java cannot safely read an arbitrary address.
-        wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), 0);
+        wqe.sg.load(wr, pd, device.keys(), 0);
         if (length > 0) {
             wqe.sg.gather(0, wqe.inlineView, 0, length);
         }
@@ -394,7 +394,7 @@ final class SoftQp implements QueuePair {
                 throw new QueueFullException("receive queue of QP 0x" + Integer.toHexString(qpn) + " is full ("
                     + rq.capacity() + " work requests outstanding)");
             }
-            wqe.sg.load(wr::sge, wr.numSge(), pd, device.keys(), AccessFlags.LOCAL_WRITE);
+            wqe.sg.load(wr, pd, device.keys(), AccessFlags.LOCAL_WRITE);
             wqe.wrId = wr.wrId();
             rq.publish();
         }

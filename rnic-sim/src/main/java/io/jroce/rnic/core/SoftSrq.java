@@ -50,7 +50,7 @@ final class SoftSrq implements SharedReceiveQueue {
             if (wqe == null) {
                 throw new QueueFullException("shared receive queue is full (" + ring.capacity() + " work requests)");
             }
-            wqe.sg.load(wr::sge, wr.numSge(), pd, pd.softDevice().keys(), AccessFlags.LOCAL_WRITE);
+            wqe.sg.load(wr, pd, pd.softDevice().keys(), AccessFlags.LOCAL_WRITE);
             wqe.wrId = wr.wrId();
             ring.publish();
         }

@@ -34,6 +34,7 @@ final class DatagramReceiver {
     private final Ipv4IdRecovery idRecovery = new Ipv4IdRecovery();
     private final SourceAddressCache sources = new SourceAddressCache();
     private final UnsafeBuffer view = new UnsafeBuffer();
+    private final DirectWindow window = new DirectWindow();
     private final byte[] srcScratch = new byte[16];
     private final byte[] dstScratch = new byte[16];
     private final AtomicLong ipv4IdRecoveries = new AtomicLong();
@@ -121,11 +122,9 @@ final class DatagramReceiver {
         h.onPacket(view, 0, roceLength, srcScratch, srcPort, dstScratch);
     }
 
-    /** Points {@link #view} at the datagram's bytes without copying when it has one NIO view. */
+    /** Points {@link #view} at the datagram's bytes without copying or allocating when they are direct. */
     private void wrap(ByteBuf content, int start, int length) {
-        if (content.nioBufferCount() == 1) {
-            ByteBuffer nio = content.internalNioBuffer(start, length);
-            view.wrap(nio, nio.position(), length);
+        if (window.wrap(content, start, length, view)) {
             return;
         }
         byte[] copy = copyScratch;

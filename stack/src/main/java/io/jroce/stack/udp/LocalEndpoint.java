@@ -17,6 +17,8 @@ final class LocalEndpoint {
     final DestinationCache destinations;
     DatagramChannel channel;
     int port;
+    /** The datagrams queued since the last flush; set once the socket is bound. */
+    SendBatch sendBatch;
     /** Something was written since the last flush. */
     boolean flushPending;
 

@@ -96,6 +96,8 @@ public final class UdpTransport implements RoceTransport {
     /** setsockopt(SOL_UDP = 17, UDP_NO_CHECK6_RX = 102): linux/udp.h. */
     static final IntegerUnixChannelOption UDP_NO_CHECK6_RX = new IntegerUnixChannelOption("UDP_NO_CHECK6_RX", 17, 102);
     private static final long CLOSE_TIMEOUT_SECONDS = 10;
+    /** Read buffer with UDP_GRO: the largest coalesced datagram (64 KiB) fits whole. */
+    private static final int GRO_READ_SIZE = 65536;
 
     private final IoMode ioMode;
     private final EventLoopGroup group;
@@ -108,6 +110,7 @@ public final class UdpTransport implements RoceTransport {
     /** Capture of what is sent and received, or null; used on the event loop only. */
     private final PcapWriter pcap;
     private final UnsafeBuffer txView = new UnsafeBuffer();
+    private final DirectWindow txWindow = new DirectWindow();
     private final AtomicBoolean closed = new AtomicBoolean();
     private boolean started;
 
@@ -236,32 +239,33 @@ public final class UdpTransport implements RoceTransport {
             counters.increment(Counter.DROP_TX_FAILED); // malformed, or the socket's queue is full or closed
             return false;
         }
-        ByteBuf out = ch.alloc().directBuffer(length + IcrcCalculator.ICRC_LENGTH);
+        int datagramLength = length + IcrcCalculator.ICRC_LENGTH;
         try {
-            ByteBuffer nio = out.internalNioBuffer(0, length);
-            packet.getBytes(offset, nio, nio.position(), length);
-            txView.wrap(nio, nio.position(), length);
+            SendBatch batch = ep.sendBatch;
+            int segment = batch.reserve(ch, recipient, datagramLength);
+            ByteBuf out = batch.buffer();
+            int at = out.writerIndex();
+            if (!txWindow.wrap(out, at, length, txView)) {
+                throw new IllegalStateException("the send buffer is not direct memory");
+            }
+            txView.putBytes(0, packet, offset, length);
+            int ipId = segment; // the IPv4 ID the kernel gives this datagram (see SendBatch.reserve)
             int crc = ep.ipv4
-                ? icrc.computeIpv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF,
+                ? icrc.computeIpv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), ipId, IcrcCalculator.IPV4_FLAGS_DF,
                     ep.port, dstPort, txView, 0, length)
                 : icrc.computeIpv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length);
-            out.writerIndex(length);
-            out.writeIntLE(crc);
+            out.setIntLE(at + length, crc);
+            out.writerIndex(at + datagramLength);
+            batch.commit(recipient, datagramLength);
             if (pcap != null) {
-                capture(ep, dstAddress, dstPort, length, crc);
+                capture(ep, dstAddress, dstPort, length, crc, ipId);
             }
-            ch.write(new DatagramPacket(out, recipient), ch.voidPromise());
-            out = null; // Netty owns it now
             ep.flushPending = true;
             return true;
         } catch (RuntimeException e) {
             counters.increment(Counter.DROP_TX_FAILED);
             LOG.debug("send from {} failed", ep, e);
             return false;
-        } finally {
-            if (out != null) {
-                out.release();
-            }
         }
     }
 
@@ -275,6 +279,7 @@ public final class UdpTransport implements RoceTransport {
         for (LocalEndpoint ep : endpoints) {
             if (ep.flushPending) {
                 ep.flushPending = false;
+                ep.sendBatch.writeRun(ep.channel);
                 ep.channel.flush();
             }
         }
@@ -284,13 +289,22 @@ public final class UdpTransport implements RoceTransport {
     }
 
     /** Writes the packet in {@link #txView} to the capture, with the IP header the kernel will write. */
-    private void capture(LocalEndpoint ep, byte[] dstAddress, int dstPort, int length, int crc) {
+    private void capture(LocalEndpoint ep, byte[] dstAddress, int dstPort, int length, int crc, int ipId) {
         if (ep.ipv4) {
-            pcap.ipv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), 0, IcrcCalculator.IPV4_FLAGS_DF, ep.port, dstPort,
+            pcap.ipv4(ep.ipv4Int, IpAddresses.ipv4(dstAddress), ipId, IcrcCalculator.IPV4_FLAGS_DF, ep.port, dstPort,
                 txView, 0, length, crc);
         } else {
             pcap.ipv6(ep.address16, dstAddress, ep.port, dstPort, txView, 0, length, crc);
         }
+    }
+
+    private void releaseBuffers() {
+        for (LocalEndpoint ep : endpoints) {
+            if (ep.sendBatch != null) {
+                ep.sendBatch.release();
+            }
+        }
+        closePcap();
     }
 
     private static PcapWriter openPcap(Path file) {
@@ -335,8 +349,8 @@ public final class UdpTransport implements RoceTransport {
             }
         }
         if (onLoop) {
-            closePcap();
-        } else if (!loop.submit(this::closePcap).awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            releaseBuffers();
+        } else if (!loop.submit(this::releaseBuffers).awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             LOG.warn("capture file was not closed within {} s", CLOSE_TIMEOUT_SECONDS);
         }
         Future<?> terminated = group.shutdownGracefully(0, CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -391,15 +405,18 @@ public final class UdpTransport implements RoceTransport {
             throw new UdpTransportException("cannot bind a UDP socket to " + where + ": " + e.getMessage(), e);
         }
         ep.channel = ch;
+        boolean gso = b.gso && ch instanceof EpollDatagramChannel && EpollDatagramChannel.isSegmentedDatagramPacketSupported();
+        ep.sendBatch = new SendBatch(ch.alloc(), ep.ipv4, gso);
         ep.port = ch.localAddress().getPort();
     }
 
     private void configure(DatagramChannel ch, LocalEndpoint ep, Builder b, String where) {
         DatagramChannelConfig config = ch.config();
         config.setAutoRead(false);
-        boolean batched = ch instanceof EpollDatagramChannel && b.receiveBatch > 1;
+        boolean gro = b.gro && ch instanceof EpollDatagramChannel;
+        boolean batched = ch instanceof EpollDatagramChannel && b.receiveBatch > 1 && !gro;
         config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(
-            batched ? b.maxDatagramSize * b.receiveBatch : b.maxDatagramSize));
+            gro ? GRO_READ_SIZE : batched ? b.maxDatagramSize * b.receiveBatch : b.maxDatagramSize));
         config.setWriteBufferWaterMark(new WriteBufferWaterMark(b.sendQueueBytes / 2, b.sendQueueBytes));
         if (b.socketBufferSize > 0) {
             config.setReceiveBufferSize(b.socketBufferSize);
@@ -408,6 +425,11 @@ public final class UdpTransport implements RoceTransport {
         if (ch instanceof EpollDatagramChannel epoll) {
             if (batched) {
                 epoll.config().setMaxDatagramPayloadSize(b.maxDatagramSize); // recvmmsg into slots of this size
+            }
+            if (gro) {
+                // Netty reads a coalesced datagram (and learns its segment size) only with recvmsg.
+                epoll.config().setMaxDatagramPayloadSize(0);
+                epoll.config().setUdpGro(true);
             }
             if (ep.ipv4) {
                 setIntOption(ch, IP_MTU_DISCOVER, IP_PMTUDISC_DO, where);
@@ -467,6 +489,8 @@ public final class UdpTransport implements RoceTransport {
         private int receiveBatch = DEFAULT_RECEIVE_BATCH;
         private int socketBufferSize;
         private int sendQueueBytes = DEFAULT_SEND_QUEUE_BYTES;
+        private boolean gso = true;
+        private boolean gro;
         private Path pcap;
 
         private Builder() {
@@ -545,6 +569,26 @@ public final class UdpTransport implements RoceTransport {
                 throw new IllegalArgumentException("receive batch must be 1..64: " + datagrams);
             }
             this.receiveBatch = datagrams;
+            return this;
+        }
+
+        /**
+         * UDP generic segmentation offload (UDP_SEGMENT, Linux 4.18+, epoll only; on by default):
+         * consecutive datagrams of one size to one destination leave as one message that the
+         * kernel cuts up, see {@link SendBatch}. Off, each datagram is its own sendmmsg entry.
+         */
+        public Builder gso(boolean enabled) {
+            this.gso = enabled;
+            return this;
+        }
+
+        /**
+         * UDP generic receive offload (UDP_GRO, Linux 5.0+, epoll only; off by default): the kernel
+         * may hand over consecutive datagrams of one flow in one read, which Netty splits again.
+         * It replaces recvmmsg batching by one recvmsg per (coalesced) read.
+         */
+        public Builder gro(boolean enabled) {
+            this.gro = enabled;
             return this;
         }
 
