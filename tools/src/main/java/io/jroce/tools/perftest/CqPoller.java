@@ -1,0 +1,63 @@
+package io.jroce.tools.perftest;
+
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.WorkCompletion;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ibv_poll_cq in a loop, as perftest spins on it, except that after a while without completions it
+ * sleeps in {@link CompletionQueue#pollBlocking}: jroce's RNIC runs on threads of this machine,
+ * and a side that spins without end takes the CPU they need. Allocates nothing per call.
+ */
+final class CqPoller {
+    /** CTX_POLL_BATCH. */
+    static final int BATCH = 16;
+    private static final int SPINS = 20_000;
+    private static final long SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final WorkCompletion[] wcs = new WorkCompletion[BATCH];
+    private int idle;
+
+    CqPoller() {
+        for (int i = 0; i < BATCH; i++) {
+            wcs[i] = new WorkCompletion();
+        }
+    }
+
+    WorkCompletion[] wcs() {
+        return wcs;
+    }
+
+    /** Up to {@code max} completions into {@link #wcs()}; 0 when none came (after a short wait at most). */
+    int poll(CompletionQueue cq, int max) throws InterruptedException {
+        int n = max == BATCH ? cq.poll(wcs) : (cq.poll(wcs[0]) ? 1 : 0);
+        if (n > 0) {
+            idle = 0;
+            return n;
+        }
+        if (++idle < SPINS) {
+            Thread.onSpinWait();
+            return 0;
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (cq.pollBlocking(wcs[0], SLEEP_NS, TimeUnit.NANOSECONDS)) {
+            idle = 0;
+            n = 1;
+            while (n < max && cq.poll(wcs[n])) {
+                n++;
+            }
+            return n;
+        }
+        return 0;
+    }
+
+    /** Exactly one completion, waiting as long as it takes. */
+    WorkCompletion one(CompletionQueue cq) throws InterruptedException {
+        while (poll(cq, 1) == 0) {
+            // keep polling
+        }
+        return wcs[0];
+    }
+}

@@ -1,0 +1,207 @@
+package io.jroce.tools.perftest;
+
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.VerbsException;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+
+/**
+ * perftest's latency loops: run_iter_lat_write (each side RDMA WRITEs a counter into the last byte
+ * of the peer's buffer and waits for the peer's to show in its own; the server writes first),
+ * run_iter_lat_send (the client sends first, each answers what it received) and run_iter_lat
+ * (READ and atomics: only the client posts, one at a time). Each records the post time of every
+ * iteration, or counts iterations over the sample of -D.
+ */
+final class LatLoops {
+    private final PerftestParams p;
+    private final PerftestContext ctx;
+    private final WorkRequests wrs;
+    private final CqPoller sendPoller = new CqPoller();
+    private final CqPoller recvPoller = new CqPoller();
+    /** The post time of each iteration (tposted). */
+    long[] tposted = new long[1];
+    /** Iterations counted in the sample of -D. */
+    long sampled;
+    DurationClock clock;
+
+    LatLoops(PerftestParams p, PerftestContext ctx, WorkRequests wrs) {
+        this.p = p;
+        this.ctx = ctx;
+        this.wrs = wrs;
+    }
+
+    private void begin() {
+        tposted = new long[(int) Math.max(1, p.iters)];
+        sampled = 0;
+        clock = p.durationMode ? new DurationClock(p.duration, p.margin) : null;
+    }
+
+    private boolean running() {
+        return clock != null && clock.state() != DurationClock.State.END;
+    }
+
+    private boolean ended() {
+        return clock != null && clock.state() == DurationClock.State.END;
+    }
+
+    private void count() {
+        if (clock != null && clock.state() == DurationClock.State.SAMPLE) {
+            sampled++;
+        }
+    }
+
+    private void post(QueuePair qp, long scnt) throws PerftestException {
+        try {
+            qp.postSend(wrs.send[0]);
+        } catch (VerbsException e) {
+            throw new PerftestException("Couldn't post send: scnt=" + scnt + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** run_iter_lat_write. */
+    void write() throws PerftestException, InterruptedException {
+        begin();
+        QueuePair qp = ctx.qps().get(0);
+        wrs.send[0].sendFlags(WorkRequests.flags(p, true));
+        ByteBuffer buf = ctx.mr().buffer();
+        int postIndex = (int) (ctx.sendAddress(0) - ctx.mr().address() + p.size - 1);
+        int pollIndex = (int) (ctx.recvAddress(0) - ctx.mr().address() + p.size - 1);
+        long scnt = 0;
+        long ccnt = 0;
+        long rcnt = 0;
+        long iters = p.iters;
+        if (clock != null) {
+            clock.start();
+        }
+        while (scnt < iters || ccnt < iters || rcnt < iters || running()) {
+            if ((rcnt < iters || clock != null) && !(scnt < 1 && !p.client)) {
+                rcnt++;
+                awaitByte(buf, pollIndex, (byte) rcnt);
+            }
+            if (scnt < iters || clock != null) {
+                if (clock == null) {
+                    tposted[(int) scnt] = System.nanoTime();
+                }
+                buf.put(postIndex, (byte) ++scnt);
+                post(qp, scnt);
+            }
+            if (ended()) {
+                break;
+            }
+            if (ccnt < iters || clock != null) {
+                BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt + ", ccnt=" + ccnt);
+                ccnt++;
+                count();
+            }
+        }
+    }
+
+    /** Spins on a byte the peer's RDMA WRITE sets, as perftest spins on a volatile char. */
+    private void awaitByte(ByteBuffer buf, int index, byte expected) throws InterruptedException {
+        int spins = 0;
+        while (true) {
+            VarHandle.acquireFence();
+            if (buf.get(index) == expected || ended()) {
+                return;
+            }
+            if (++spins > 20_000) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                Thread.sleep(0, 50_000);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** run_iter_lat_send; the receives were posted before the handshake that precedes it. */
+    void send() throws PerftestException, InterruptedException {
+        begin();
+        QueuePair qp = ctx.qps().get(0);
+        long scnt = 0;
+        long rcnt = 0;
+        long iters = p.iters;
+        int sizePerQp = p.rxDepth;
+        int baseFlags = WorkRequests.flags(p, false);
+        boolean first = true;
+        if (clock != null && p.client) {
+            clock.start();
+        }
+        while (scnt < iters || rcnt < iters || running()) {
+            if ((rcnt < iters || clock != null) && !(scnt < 1 && p.client)) {
+                boolean got;
+                while (!(got = recvPoller.poll(ctx.recvCq(), 1) > 0) && !ended()) {
+                    // wait for the peer's message
+                }
+                if (!got) {
+                    break;
+                }
+                if (first) {
+                    first = false;
+                    if (clock != null && !p.client) {
+                        clock.start();
+                    }
+                }
+                BwLoops.check(recvPoller.wcs()[0], "server", "rcnt=" + rcnt);
+                rcnt++;
+                count();
+                if (clock != null || rcnt + sizePerQp <= iters) {
+                    try {
+                        qp.postRecv(wrs.recv[0]);
+                    } catch (VerbsException e) {
+                        throw new PerftestException("Couldn't post recv: rcnt=" + rcnt, e);
+                    }
+                }
+            }
+            if (scnt < iters || running()) {
+                if (clock == null) {
+                    tposted[(int) scnt] = System.nanoTime();
+                }
+                scnt++;
+                boolean signaled = scnt % p.cqMod == 0 || (clock == null && scnt == iters);
+                wrs.send[0].sendFlags(baseFlags | (signaled ? SendFlags.SIGNALED : 0));
+                if (ended()) {
+                    break;
+                }
+                post(qp, scnt);
+                if (signaled) {
+                    BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt);
+                }
+            }
+        }
+    }
+
+    /** run_iter_lat: READ or atomic, one at a time, each waited for. */
+    void readOrAtomic() throws PerftestException, InterruptedException {
+        begin();
+        QueuePair qp = ctx.qps().get(0);
+        wrs.send[0].sendFlags(SendFlags.SIGNALED);
+        long scnt = 0;
+        if (clock != null) {
+            clock.start();
+        }
+        while (scnt < p.iters || running()) {
+            if (clock == null) {
+                tposted[(int) scnt] = System.nanoTime();
+            }
+            scnt++;
+            post(qp, scnt);
+            if (ended()) {
+                break;
+            }
+            BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt);
+            count();
+        }
+    }
+
+    /** The report row of the run just made. */
+    String row() {
+        boolean roundTrip = !p.verb.usesOutstandingReads();
+        if (clock != null) {
+            return LatencyReport.durationRow(p.size, sampled, clock.sampleEnd() - clock.sampleStart(), roundTrip);
+        }
+        return LatencyReport.row(p.size, p.iters, tposted, roundTrip);
+    }
+}

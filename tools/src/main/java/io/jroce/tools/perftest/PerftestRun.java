@@ -1,0 +1,118 @@
+package io.jroce.tools.perftest;
+
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.QpType;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One run of a perftest twin, in the order of the tool's main(): open the device, connect over TCP,
+ * exchange versions, page and cache line sizes and the MTU, create the resources, print the test
+ * information, exchange the QPs' keys (the sequence of handshakes differs between the tools, and
+ * the peer counts on it), connect the QPs, run, report, close.
+ */
+final class PerftestRun {
+    private final PerftestParams p;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    PerftestRun(PerftestParams p, PrintStream out, PrintStream err) {
+        this.p = p;
+        this.out = out;
+        this.err = err;
+    }
+
+    void run() throws PerftestException, InterruptedException {
+        try (PerftestContext ctx = PerftestContext.open(p)) {
+            p.applyDevice(ctx.device().queryDevice().maxQpRdAtom(), ctx.device().queryPort().activeMtu(), out, err);
+            if (!p.client) {
+                out.println();
+                out.println("************************************");
+                out.println("* Waiting for client to connect... *");
+                out.println("************************************");
+                out.flush();
+            }
+            try (PerftestComm comm = p.client ? PerftestComm.connect(p.options.host(), p.options.tcpPort())
+                : PerftestComm.accept(p.options.tcpPort())) {
+                comm.exchangeVersions();
+                comm.exchangeSysData();
+                p.mtu = Mtu.fromEnum(comm.exchangeMtu(p.mtu.enumValue()));
+                p.checkUdSize(err);
+                ctx.init(comm.cycleBuffer(), comm.cacheLine(), out);
+                if (p.gidIndex >= ctx.device().gids().size()) {
+                    throw new PerftestException(" Unable to set up socket connection (GID index " + p.gidIndex
+                        + " does not exist: the device has one GID per --bind address)");
+                }
+                Gid gid = ctx.device().gids().get(p.gidIndex);
+                List<PerftestDest> mine = new ArrayList<>();
+                for (int i = 0; i < p.numQps; i++) {
+                    mine.add(ctx.localDest(i, gid));
+                }
+                TestInfo.print(out, p);
+                List<PerftestDest> remote = connect(comm, ctx, mine);
+                WorkRequests wrs = new WorkRequests(p, ctx, remote, comm.cycleBuffer(), comm.cacheLine());
+                if (p.tool.bandwidth()) {
+                    if (p.verb == PerftestTool.Verb.SEND) {
+                        new SendBwMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
+                    } else {
+                        new RdmaBwMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
+                    }
+                } else {
+                    new LatMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
+                }
+                out.flush();
+            }
+        }
+    }
+
+    /**
+     * The handshakes around ctx_connect, each tool's own: write/read/atomic BW exchange keys,
+     * connect, exchange them again (printing the peer's) and add a barrier; send BW and send_lat put
+     * the barrier before printing; write/read/atomic latency start with one more handshake.
+     */
+    private List<PerftestDest> connect(PerftestComm comm, PerftestContext ctx, List<PerftestDest> mine)
+        throws PerftestException {
+        boolean sendFamily = p.verb == PerftestTool.Verb.SEND;
+        boolean latRdma = !p.tool.bandwidth() && !sendFamily;
+        if (latRdma) {
+            comm.handShake(mine.get(0));
+        }
+        List<PerftestDest> remote = new ArrayList<>();
+        for (PerftestDest d : mine) {
+            remote.add(comm.handShake(d));
+        }
+        if (mine.get(0).gid().isIpv4Mapped() != remote.get(0).gid().isIpv4Mapped()) {
+            throw new PerftestException("\n Found Incompatibility issue with GID types.\n Please Try to use a different"
+                + " IP version.\n");
+        }
+        ctx.connect(remote, mine);
+        if (sendFamily) {
+            comm.handShake(mine.get(0));
+        }
+        for (PerftestDest d : mine) {
+            out.println(d.describe("local", p.verb));
+        }
+        for (PerftestDest d : mine) {
+            out.println(comm.handShake(d).describe("remote", p.verb));
+        }
+        if (!sendFamily) {
+            comm.handShake(mine.get(0));
+        }
+        return remote;
+    }
+
+    /** The sizes of the run: -s, or with -a 2 to 2^23 (UD SEND: to the MTU). */
+    static List<Long> sizes(PerftestParams p) {
+        if (!p.runAll) {
+            return List.of(p.size);
+        }
+        long max = p.verb == PerftestTool.Verb.SEND && p.qpType == QpType.UD ? p.mtu.bytes() : PerftestParams.MAX_SIZE;
+        List<Long> sizes = new ArrayList<>();
+        for (long s = 2; s <= max; s <<= 1) {
+            sizes.add(s);
+        }
+        return sizes;
+    }
+}

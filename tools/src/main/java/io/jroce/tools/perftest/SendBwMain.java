@@ -1,0 +1,56 @@
+package io.jroce.tools.perftest;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * What send_bw.c does once the QPs are connected: for each size the server (and with -b both)
+ * posts rx_depth receives, a handshake lets the client start, both count (the client its
+ * completions, the server what it received) and print their own row; with -b they exchange
+ * reports and print the sum. A handshake ends each size; the closing handshake ends the run.
+ */
+final class SendBwMain {
+    private final PerftestParams p;
+    private final PerftestContext ctx;
+    private final PerftestComm comm;
+    private final PerftestDest mine;
+    private final PrintStream out;
+
+    SendBwMain(PerftestParams p, PerftestContext ctx, PerftestComm comm, PerftestDest mine, PrintStream out) {
+        this.p = p;
+        this.ctx = ctx;
+        this.comm = comm;
+        this.mine = mine;
+        this.out = out;
+    }
+
+    void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
+        out.println(PerftestParams.RESULT_LINE);
+        out.println(BwReport.header(p.gbits()));
+        WorkRequests wrs = firstWrs;
+        for (long size : PerftestRun.sizes(p)) {
+            if (p.runAll) {
+                p.size = size;
+                wrs = new WorkRequests(p, ctx, remote, comm.cycleBuffer(), comm.cacheLine());
+            }
+            BwLoops loops = new BwLoops(p, ctx, wrs);
+            long[] posted = new long[p.numQps];
+            if (!p.client || p.duplex) {
+                loops.postInitialReceives(posted);
+            }
+            comm.handShake(mine);
+            BwReport report = p.client || p.duplex ? loops.run(posted) : loops.serve(posted);
+            if (!p.duplex || p.durationMode) {
+                out.print(report.row(p.gbits()));
+            }
+            if (p.duplex && !p.durationMode) {
+                BwReport theirs = comm.exchangeReports(report);
+                out.print(report.plus(theirs).row(p.gbits()));
+            }
+            out.flush();
+            comm.handShake(mine);
+        }
+        out.println(PerftestParams.RESULT_LINE);
+        comm.closeConnection(mine);
+    }
+}
