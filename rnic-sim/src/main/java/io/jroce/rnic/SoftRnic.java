@@ -58,7 +58,7 @@ public final class SoftRnic {
         private PacketTrace faultTrace;
         private Path pcap;
         private boolean gso = !"false".equals(System.getProperty("jroce.gso"));
-        private boolean gro;
+        private boolean gro = !"false".equals(System.getProperty("jroce.gro"));
 
         private Builder() {
         }
@@ -101,8 +101,9 @@ public final class SoftRnic {
         }
 
         /**
-         * UDP segmentation offload for sending (on by default): a run of full-MTU packets to one
-         * peer leaves as one GSO message. See docs/udp-transport.md.
+         * UDP segmentation offload for sending (on by default; {@code -Djroce.gso=false} turns the
+         * default off): a run of same-size packets to one peer leaves as one GSO message. See
+         * docs/udp-transport.md.
          */
         public Builder gso(boolean enabled) {
             this.gso = enabled;
@@ -110,8 +111,9 @@ public final class SoftRnic {
         }
 
         /**
-         * UDP receive offload (off by default): reads coalesced runs of datagrams in one system
-         * call instead of recvmmsg batches. See docs/udp-transport.md.
+         * UDP receive offload (on by default; {@code -Djroce.gro=false} turns the default off):
+         * reads a coalesced run of datagrams in one system call instead of recvmmsg batches of
+         * single datagrams. See docs/udp-transport.md.
          */
         public Builder gro(boolean enabled) {
             this.gro = enabled;

@@ -147,7 +147,7 @@ final class Completer {
             return;
         }
         if (Psn.compare(psn, req.ackedPsn) > 0) {
-            req.ackedPsn = psn;
+            req.acknowledgedTo(psn);
             req.onProgress(psn, nowNs);
         }
         retireCompleted(nowNs);

@@ -62,6 +62,7 @@ final class Requester {
     }
 
     void reset(int sqPsn) {
+        releaseBudget();
         nextPsn = sqPsn;
         ackedPsn = Psn.add(sqPsn, -1);
         cursor = qp.sq.head();
@@ -177,6 +178,10 @@ final class Requester {
             if (qp.type == QpType.RC && Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
                 return false;
             }
+            if (qp.type == QpType.RC && Psn.compare(cursorPsn, highestSentPsn) > 0
+                && !qp.device.engine().budget().mayTransmit(qp)) {
+                return false; // new PSNs wait for the device's budget; the ACK that frees it reschedules
+            }
             int index = Psn.diff(cursorPsn, w.firstPsn);
             long offset = (long) index * qp.mtu;
             switch (w.opcode) {
@@ -214,8 +219,40 @@ final class Requester {
             qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
         }
         if (Psn.compare(lastPsn, highestSentPsn) > 0) {
+            int before = inFlight();
             highestSentPsn = lastPsn;
+            if (qp.type == QpType.RC) {
+                qp.device.engine().budget().add(inFlight() - before);
+            }
         }
+    }
+
+    /** Waits for the device's budget with nothing of its own in flight: nothing to time out. */
+    private boolean blockedOnBudget() {
+        return qp.waitingForBudget && inFlight() == 0;
+    }
+
+    /** RC packets (READ response PSNs included) sent and not yet acknowledged. */
+    int inFlight() {
+        int d = Psn.diff(highestSentPsn, ackedPsn);
+        return d > 0 ? d : 0;
+    }
+
+    /** The acknowledged PSN moves to {@code psn}: what it covers leaves the device's budget. */
+    void acknowledgedTo(int psn) {
+        int before = inFlight();
+        ackedPsn = psn;
+        if (qp.type == QpType.RC) {
+            qp.device.engine().budget().add(inFlight() - before);
+        }
+    }
+
+    /** Returns everything in flight to the device's budget (reset, flush, destroy). */
+    void releaseBudget() {
+        if (qp.type == QpType.RC) {
+            qp.device.engine().budget().add(-inFlight());
+        }
+        highestSentPsn = ackedPsn;
     }
 
     /**
@@ -303,9 +340,14 @@ final class Requester {
         return sq.head() < sq.tail() && sq.at(sq.head()).started;
     }
 
+    /**
+     * Starts the transport timer (IBTA 9.7.6.1.3) while a started WQE waits. A QP whose next
+     * packets wait for the device's {@link TransmitBudget}, with nothing of its own in flight, has
+     * nothing the responder could have lost: no timer, so waiting costs no retries.
+     */
     void armTimer(long nowNs) {
         long timeoutNs = Timers.ackTimeoutNs(qp.timeout);
-        timerArmed = timeoutNs > 0 && hasOutstanding();
+        timerArmed = timeoutNs > 0 && hasOutstanding() && !blockedOnBudget();
         retryDeadlineNs = nowNs + timeoutNs;
     }
 
@@ -330,7 +372,7 @@ final class Requester {
         if (!timerArmed || nowNs - retryDeadlineNs < 0) {
             return;
         }
-        if (!hasOutstanding()) {
+        if (!hasOutstanding() || blockedOnBudget()) {
             timerArmed = false;
             return;
         }
@@ -398,5 +440,6 @@ final class Requester {
         cursor = sq.head();
         timerArmed = false;
         rnrWaiting = false;
+        releaseBudget();
     }
 }

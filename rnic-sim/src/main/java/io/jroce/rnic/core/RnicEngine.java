@@ -38,6 +38,7 @@ final class RnicEngine implements RocePacketHandler {
         new ManyToOneConcurrentArrayQueue<>(DeviceLimits.MAX_QP);
     private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
+    private final TransmitBudget budget = new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this);
 
     RnicEngine(IoContext io, RoceTransport transport, Counters counters) {
         this.io = io;
@@ -57,6 +58,13 @@ final class RnicEngine implements RocePacketHandler {
     /** I/O thread. */
     void unregister(SoftQp qp) {
         qps.remove(qp.qpn);
+        qp.requester.releaseBudget();
+        budget.remove(qp);
+    }
+
+    /** I/O thread. */
+    TransmitBudget budget() {
+        return budget;
     }
 
     /** Asks the I/O thread to run {@code qp}'s requester (new work, or a flush). Any thread. */

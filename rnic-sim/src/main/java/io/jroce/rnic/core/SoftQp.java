@@ -54,6 +54,8 @@ final class SoftQp implements QueuePair {
     volatile QpState state = QpState.RESET;
     /** Set while the QP waits in the engine's run queue. */
     final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Queued in the device's {@link TransmitBudget}. I/O thread only. */
+    boolean waitingForBudget;
     private volatile boolean closed;
 
     // Attributes (written on the I/O thread by modify, read there by the protocol).

@@ -105,11 +105,13 @@ final class LatLoops {
             if (buf.get(index) == expected || ended()) {
                 return;
             }
-            if (++spins > 20_000) {
-                if (Thread.interrupted()) {
+            if (++spins > 64) {
+                // Yield rather than sleep: the RNIC threads that deliver the byte need this CPU,
+                // and a sleep would add the timer's tens of microseconds to every sample.
+                if ((spins & 1023) == 0 && Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                Thread.sleep(0, 50_000);
+                Thread.yield();
             } else {
                 Thread.onSpinWait();
             }

@@ -1,0 +1,63 @@
+package io.jroce.rnic.core;
+
+import java.util.ArrayDeque;
+
+/**
+ * The device's cap on RC packets sent and not yet acknowledged, summed over all its QPs (READ
+ * responses count, from the request on). Each QP keeps its own 128-PSN window, but nothing in
+ * RC paces QPs against each other: 16 QPs with full windows of 4 KiB packets put 8 MiB in flight,
+ * more than a receiver's socket buffer holds, and the losses come back after every go-back-N
+ * until retry_cnt runs out. A hardware RNIC leans on the fabric (PFC, ECN) here; jroce, which
+ * sends into a UDP socket, shares one budget instead. Retransmissions of PSNs already sent take
+ * nothing more. I/O thread only.
+ */
+final class TransmitBudget {
+    /** Packets in flight per device: two full QP windows, about 1 MiB at path MTU 4096. */
+    static final int DEFAULT_PACKETS = 256;
+
+    private final int limit;
+    private final ArrayDeque<SoftQp> waiting = new ArrayDeque<>();
+    private final RnicEngine engine;
+    private int inFlight;
+
+    TransmitBudget(int limit, RnicEngine engine) {
+        this.limit = limit;
+        this.engine = engine;
+    }
+
+    /** True when a new PSN may go out now; otherwise {@code qp} is queued to run when packets are acknowledged. */
+    boolean mayTransmit(SoftQp qp) {
+        if (inFlight < limit) {
+            return true;
+        }
+        if (!qp.waitingForBudget) {
+            qp.waitingForBudget = true;
+            waiting.addLast(qp);
+        }
+        return false;
+    }
+
+    /** {@code packets} more in flight (negative: acknowledged or given up). */
+    void add(int packets) {
+        inFlight += packets;
+        if (packets < 0) {
+            while (inFlight < limit && !waiting.isEmpty()) {
+                SoftQp qp = waiting.pollFirst();
+                qp.waitingForBudget = false;
+                engine.schedule(qp);
+            }
+        }
+    }
+
+    /** Forgets a QP that is destroyed while it waits. */
+    void remove(SoftQp qp) {
+        if (qp.waitingForBudget) {
+            qp.waitingForBudget = false;
+            waiting.remove(qp);
+        }
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+}
