@@ -1,5 +1,6 @@
 package io.jroce.tools;
 
+import io.jroce.tools.bench.ProcessStats;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +18,7 @@ public final class Main {
         if (System.getProperty(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "warn");
         }
+        ProcessStats stats = ProcessStats.startFromEnvironment(); // JROCE_PROCESS_STATS=FILE: CPU, allocation, memory
         int status;
         try {
             status = run(args, System.out, System.err);
@@ -30,6 +32,7 @@ public final class Main {
             status = ExitStatus.FAILED;
         }
         System.out.flush();
+        ProcessStats.finish(stats, args, status);
         System.exit(status);
     }
 

@@ -1,0 +1,64 @@
+package io.jroce.tools.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jroce.tools.CommandRunner;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Both baselines, server and client in this JVM on loopback, report every iteration. */
+class BaselinePairTest {
+    @Test
+    void udpBwStreamsEveryMessage() throws Exception {
+        ReportRow row = pair("udp_bw", "-s", "65536", "-m", "4096", "-n", "200", "-q", "2");
+        assertEquals(400, row.iterations(), "both flows' messages");
+        assertTrue(Metric.BW_AVERAGE.of(row) > 0);
+    }
+
+    @Test
+    void udpBwReadsEveryMessage() throws Exception {
+        ReportRow row = pair("udp_bw", "--read", "-s", "10000", "-m", "1024", "-n", "100");
+        assertEquals(100, row.iterations());
+    }
+
+    @Test
+    void udpLatAnswersEveryProbe() throws Exception {
+        ReportRow row = pair("udp_lat", "-s", "64", "-n", "300");
+        assertEquals(300, row.iterations());
+        assertTrue(Metric.LATENCY_TYPICAL.of(row) > 0);
+    }
+
+    private static ReportRow pair(String tool, String... test) throws Exception {
+        int tcp = freePort();
+        int udp = freePort();
+        String[] common = {"-p", Integer.toString(tcp), "--udp-port", Integer.toString(udp)};
+        CompletableFuture<CommandRunner> server = CompletableFuture.supplyAsync(() -> run(concat(
+            new String[] {tool, "--bind", "127.0.0.2"}, common, test)));
+        CommandRunner client = run(concat(new String[] {tool, "--bind", "127.0.0.1"}, common, test,
+            new String[] {"127.0.0.2"}));
+        assertEquals(0, client.status(), client.transcript());
+        assertEquals(0, server.get().status(), server.get().transcript());
+        return ReportRow.parse(client.out());
+    }
+
+    private static CommandRunner run(String[] args) {
+        try {
+            return CommandRunner.run(args);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String[] concat(String[]... parts) {
+        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
