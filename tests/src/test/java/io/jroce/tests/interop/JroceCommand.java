@@ -47,6 +47,11 @@ final class JroceCommand {
         return r;
     }
 
+    /** Interrupts the command's thread: for a run that outlived its guard. */
+    void cancel() {
+        status.cancel(true);
+    }
+
     Result await(Duration guard) throws Exception {
         int code = status.get(guard.toMillis(), TimeUnit.MILLISECONDS);
         String text = out.toString(StandardCharsets.UTF_8);

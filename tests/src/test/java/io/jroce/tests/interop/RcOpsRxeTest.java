@@ -94,7 +94,7 @@ class RcOpsRxeTest {
         int mtuBytes = mtu.bytes();
         List<Integer> sizes = List.of(0, 1, mtuBytes + 1, 65536);
         Path pcap = Path.of("/tmp/rc-ops-" + name + ".pcap");
-        RoceCapture capture = RoceCapture.start(network.hostInterface(), pcap);
+        RoceCapture capture = null; // on the guest's tap0, where GSO datagrams are cut into packets
         boolean passed = false;
         // rxe's counters after the run (retries, duplicates, errors) go to the log; the status is rc_ops_peer's.
         String command = "rc_ops_peer -g " + peerGidIndex + " -m " + mtuBytes + " -s " + BUF + " -p " + PORT + " " + host
@@ -102,6 +102,7 @@ class RcOpsRxeTest {
         // The guest first: until a port is up on a fresh bridge, the host's IPv6 address stays tentative.
         try (RxePeer peer = RxePeer.builder().name("rxe-ops-" + name).network(network).command(command).start();
              ServerSocket listener = RcOpsPeerChannel.listen(host, PORT)) {
+            capture = RoceCapture.onGuestTap(peer, pcap, BOOT);
             listener.setSoTimeout((int) BOOT.toMillis());
             try (RdmaDevice dev = SoftRnic.builder().name("jroce-ops-" + name).address(host).udpPort(4791)
                      .activeMtu(mtu).open();
@@ -136,7 +137,9 @@ class RcOpsRxeTest {
                 passed = true;
             }
         } finally {
-            capture.stop();
+            if (capture != null) {
+                capture.stop();
+            }
             if (!passed) {
                 LOG.error("{}: the capture of the failed run is {}", name, pcap);
             }

@@ -44,6 +44,30 @@ final class RoceCapture {
 
     /** Starts capturing on {@code iface} into {@code file} (pcap format) and waits until tshark captures. */
     static RoceCapture start(String iface, Path file) throws IOException, InterruptedException {
+        return start(List.of(), iface, file);
+    }
+
+    /**
+     * Captures on {@code iface} in the network namespace of process {@code pid} (nsenter, as root):
+     * e.g. a peer's {@code tap0} ({@link RxePeer#containerPid()}), where the kernel has already cut
+     * jroce's UDP GSO datagrams into the packets the guest receives. On the host's bridge a GSO
+     * datagram is still one frame of up to 64 RoCE packets, which this check cannot take apart.
+     */
+    static RoceCapture startInNetns(long pid, String iface, Path file) throws IOException, InterruptedException {
+        return start(List.of("nsenter", "-t", Long.toString(pid), "-n"), iface, file);
+    }
+
+    /**
+     * Captures on {@code peer}'s {@code tap0} ({@link #startInNetns}), once its entrypoint has set the
+     * tap up (the "guest:" line it prints before starting QEMU).
+     */
+    static RoceCapture onGuestTap(RxePeer peer, Path file, java.time.Duration timeout)
+            throws IOException, InterruptedException {
+        peer.awaitOutput("guest: ", timeout);
+        return startInNetns(peer.containerPid(), "tap0", file);
+    }
+
+    private static RoceCapture start(List<String> prefix, String iface, Path file) throws IOException, InterruptedException {
         Path tshark = tshark();
         if (tshark == null) {
             if ("true".equals(System.getenv("CI"))) { // CI never passes without the check (.ci/run installs tshark)
@@ -53,8 +77,10 @@ final class RoceCapture {
             return new RoceCapture(file, null);
         }
         Files.deleteIfExists(file);
-        Process p = new ProcessBuilder(tshark.toString(), "-n", "-q", "-i", iface, "-f", "udp port 4791",
-            "-F", "pcap", "-w", file.toString()).start();
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(tshark.toString(), "-n", "-q", "-i", iface, "-f", "udp port 4791",
+            "-F", "pcap", "-w", file.toString()));
+        Process p = new ProcessBuilder(command).start();
         CountDownLatch capturing = new CountDownLatch(1);
         Thread errors = new Thread(() -> {
             try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {

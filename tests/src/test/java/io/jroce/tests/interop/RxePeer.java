@@ -225,6 +225,15 @@ public final class RxePeer implements AutoCloseable {
         return mac;
     }
 
+    /** The container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace. */
+    public long containerPid() {
+        Long pid = container.getDockerClient().inspectContainerCmd(container.getContainerId()).exec().getState().getPidLong();
+        if (pid == null || pid <= 0) {
+            throw new IllegalStateException(name + ": the container does not run");
+        }
+        return pid;
+    }
+
     /** The network the peer is on; the host is at {@link RxeNetwork#hostIpv4()} there. */
     public RxeNetwork network() {
         return network;

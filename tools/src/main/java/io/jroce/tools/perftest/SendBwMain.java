@@ -48,7 +48,9 @@ final class SendBwMain {
                 out.print(report.plus(theirs).row(p.gbits()));
             }
             out.flush();
-            comm.handShake(mine);
+            if (p.runAll) {
+                comm.handShake(mine); // send_bw.c: only the -a loop shakes hands after each size
+            }
         }
         out.println(PerftestParams.RESULT_LINE);
         comm.closeConnection(mine);
