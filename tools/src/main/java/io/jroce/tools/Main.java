@@ -10,6 +10,11 @@ import java.util.Optional;
 public final class Main {
     /** slf4j-simple's level property: the command line shows warnings only, unless told otherwise. */
     private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+    /**
+     * Netty's leak detector samples one buffer in 128 with a stack trace: a debugging aid that
+     * costs the data path. The command line turns it off unless told otherwise.
+     */
+    private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
 
     private Main() {
     }
@@ -17,6 +22,9 @@ public final class Main {
     public static void main(String[] args) {
         if (System.getProperty(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "warn");
+        }
+        if (System.getProperty(LEAK_DETECTION) == null) {
+            System.setProperty(LEAK_DETECTION, "disabled"); // before Netty's first buffer
         }
         ProcessStats stats = ProcessStats.startFromEnvironment(); // JROCE_PROCESS_STATS=FILE: CPU, allocation, memory
         int status;

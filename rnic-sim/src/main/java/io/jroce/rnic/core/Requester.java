@@ -40,6 +40,11 @@ final class Requester {
     int packetsSinceAckRequest;
     /** The highest PSN ever transmitted: a packet at or below it is a retransmission. */
     int highestSentPsn;
+    /**
+     * The last PSN charged to the device's {@link TransmitBudget}: the packets up to it, after
+     * {@code ackedPsn}, count as in flight. A go-back-N gives back what the responder discards.
+     */
+    int budgetedPsn;
 
     // Retransmission state.
     /**
@@ -68,6 +73,7 @@ final class Requester {
         cursor = qp.sq.head();
         cursorPsn = sqPsn;
         highestSentPsn = Psn.add(sqPsn, -1);
+        budgetedPsn = highestSentPsn;
         outstandingReadAtomic = 0;
         packetsSinceAckRequest = 0;
         timerArmed = false;
@@ -178,9 +184,9 @@ final class Requester {
             if (qp.type == QpType.RC && Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
                 return false;
             }
-            if (qp.type == QpType.RC && Psn.compare(cursorPsn, highestSentPsn) > 0
+            if (qp.type == QpType.RC && Psn.compare(cursorPsn, budgetedPsn) > 0
                 && !qp.device.engine().budget().mayTransmit(qp)) {
-                return false; // new PSNs wait for the device's budget; the ACK that frees it reschedules
+                return false; // uncharged PSNs wait for the device's budget; the ACK that frees it reschedules
             }
             int index = Psn.diff(cursorPsn, w.firstPsn);
             long offset = (long) index * qp.mtu;
@@ -219,22 +225,23 @@ final class Requester {
             qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
         }
         if (Psn.compare(lastPsn, highestSentPsn) > 0) {
-            int before = inFlight();
             highestSentPsn = lastPsn;
-            if (qp.type == QpType.RC) {
-                qp.device.engine().budget().add(inFlight() - before);
-            }
+        }
+        if (qp.type == QpType.RC && Psn.compare(lastPsn, budgetedPsn) > 0) {
+            int before = inFlight();
+            budgetedPsn = lastPsn;
+            qp.device.engine().budget().add(inFlight() - before);
         }
     }
 
     /** Waits for the device's budget with nothing of its own in flight: nothing to time out. */
     private boolean blockedOnBudget() {
-        return qp.waitingForBudget && inFlight() == 0;
+        return qp.waitingForBudget && inFlight() == 0 && outstandingReadAtomic == 0;
     }
 
-    /** RC packets (READ response PSNs included) sent and not yet acknowledged. */
+    /** RC packets (READ response PSNs included) charged to the budget and not yet acknowledged. */
     int inFlight() {
-        int d = Psn.diff(highestSentPsn, ackedPsn);
+        int d = Psn.diff(budgetedPsn, ackedPsn);
         return d > 0 ? d : 0;
     }
 
@@ -252,7 +259,21 @@ final class Requester {
         if (qp.type == QpType.RC) {
             qp.device.engine().budget().add(-inFlight());
         }
-        highestSentPsn = ackedPsn;
+        budgetedPsn = ackedPsn;
+    }
+
+    /**
+     * Gives back the packets from {@code psn} on: after a NAK, an RNR NAK or a timeout the
+     * responder has dropped them, and a QP that retries forever (rnr_retry 7) must not hold the
+     * device's budget while it waits. Sending them again charges them again.
+     */
+    private void releaseBudgetFrom(int psn) {
+        int last = Psn.add(psn, -1);
+        if (qp.type == QpType.RC && Psn.compare(last, budgetedPsn) < 0) {
+            int before = inFlight();
+            budgetedPsn = Psn.compare(last, ackedPsn) > 0 ? last : ackedPsn;
+            qp.device.engine().budget().add(inFlight() - before);
+        }
     }
 
     /**
@@ -412,6 +433,7 @@ final class Requester {
     void goBackTo(int psn) {
         goingBack = true;
         goBackPsn = psn;
+        releaseBudgetFrom(psn);
         WorkQueueRing<SendWqe> sq = qp.sq;
         for (long i = sq.head(); i < sq.tail(); i++) {
             SendWqe w = sq.at(i);

@@ -58,8 +58,8 @@ final class RnicEngine implements RocePacketHandler {
     /** I/O thread. */
     void unregister(SoftQp qp) {
         qps.remove(qp.qpn);
+        budget.remove(qp); // first: giving the budget back must not schedule this QP
         qp.requester.releaseBudget();
-        budget.remove(qp);
     }
 
     /** I/O thread. */

@@ -138,11 +138,14 @@ final class SoftCq implements CompletionQueue {
                 waitLock.unlock();
             }
         }
-        int armed = notify;
         // IBTA 11.4.2.2: armed for solicited only, a solicited or an unsuccessful completion fires.
-        if (armed == NOTIFY_ALL || armed == NOTIFY_SOLICITED && (solicited || status != WcStatus.SUCCESS)) {
+        // Retried when an application thread re-arms at the same moment (solicited -> all).
+        int armed;
+        while ((armed = notify) == NOTIFY_ALL
+               || armed == NOTIFY_SOLICITED && (solicited || status != WcStatus.SUCCESS)) {
             if (NOTIFY.compareAndSet(this, armed, NOTIFY_NONE)) {
                 channel.post(this); // application code may run here and poll this CQ
+                break;
             }
         }
         return true;
@@ -207,6 +210,10 @@ final class SoftCq implements CompletionQueue {
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
+        return take(wc);
+    }
+
+    private boolean take(WorkCompletion wc) {
         while (true) {
             long h = head;
             if (h == tail) {
@@ -221,7 +228,7 @@ final class SoftCq implements CompletionQueue {
 
     @Override
     public boolean pollBlocking(WorkCompletion wc, long timeout, TimeUnit unit) throws InterruptedException {
-        if (poll(wc)) {
+        if (poll(wc)) { // throws when the CQ is destroyed already
             return true;
         }
         long remaining = unit.toNanos(timeout);
@@ -230,9 +237,9 @@ final class SoftCq implements CompletionQueue {
         waiters.incrementAndGet();
         waitLock.lock();
         try {
-            while (!poll(wc)) {
+            while (!take(wc)) {
                 if (remaining <= 0 || closed) {
-                    return false;
+                    return false; // destroyed while waiting: false, as before
                 }
                 remaining = notEmpty.awaitNanos(remaining);
             }

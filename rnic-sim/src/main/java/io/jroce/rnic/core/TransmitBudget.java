@@ -4,12 +4,15 @@ import java.util.ArrayDeque;
 
 /**
  * The device's cap on RC packets sent and not yet acknowledged, summed over all its QPs (READ
- * responses count, from the request on). Each QP keeps its own 128-PSN window, but nothing in
+ * responses count, from the request on; a READ larger than the budget goes out alone, and others
+ * wait until its responses arrive). Each QP keeps its own 128-PSN window, but nothing in
  * RC paces QPs against each other: 16 QPs with full windows of 4 KiB packets put 8 MiB in flight,
  * more than a receiver's socket buffer holds, and the losses come back after every go-back-N
  * until retry_cnt runs out. A hardware RNIC leans on the fabric (PFC, ECN) here; jroce, which
  * sends into a UDP socket, shares one budget instead. Retransmissions of PSNs already sent take
- * nothing more. I/O thread only.
+ * nothing more; a go-back-N returns the packets the responder dropped, so a QP that waits out
+ * RNR NAKs forever (rnr_retry 7) holds nothing. A QP with timeout 0 that loses its packets keeps
+ * them charged, as it keeps its own work, until it is reset. I/O thread only.
  */
 final class TransmitBudget {
     /** Packets in flight per device: two full QP windows, about 1 MiB at path MTU 4096. */
@@ -41,7 +44,8 @@ final class TransmitBudget {
     void add(int packets) {
         inFlight += packets;
         if (packets < 0) {
-            while (inFlight < limit && !waiting.isEmpty()) {
+            // One QP per free packet at most: each takes at least one; later ACKs wake the rest.
+            for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free--) {
                 SoftQp qp = waiting.pollFirst();
                 qp.waitingForBudget = false;
                 engine.schedule(qp);

@@ -60,6 +60,10 @@ final class EndpointHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         counters.increment(Counter.DROP_TX_FAILED);
+        if (local.sendBatch != null && local.sendBatch.gsoRefused(cause)) {
+            LOG.warn("the kernel refused a UDP GSO message on {} ({}); sending one datagram per packet from now on",
+                local, cause.getMessage());
+        }
         LOG.debug("socket error on {}", local, cause);
     }
 

@@ -22,7 +22,8 @@ final class SendBatch {
     private static final int BUFFER_SIZE = 256 * 1024;
 
     private final ByteBufAllocator allocator;
-    private final boolean gso;
+    /** Cleared for good when the kernel refuses a GSO message (see {@link #gsoRefused}). */
+    private boolean gso;
     /** Largest UDP payload of one GSO message: 65535 minus the IP (IPv4 only) and UDP headers. */
     private final int maxRunBytes;
     private ByteBuf buffer;
@@ -101,6 +102,24 @@ final class SendBatch {
             buffer.release(); // the slices written out keep their memory alive until sent
         }
         buffer = allocator.directBuffer(Math.max(BUFFER_SIZE, length));
+    }
+
+    boolean gso() {
+        return gso;
+    }
+
+    /**
+     * The kernel refused a write with an error that GSO causes on some paths (EIO where the device
+     * has no checksum offload, EINVAL): from now on every datagram is its own message. True when
+     * GSO was on until now.
+     */
+    boolean gsoRefused(Throwable cause) {
+        String m = String.valueOf(cause.getMessage());
+        if (gso && (m.contains("Input/output error") || m.contains("Invalid argument"))) {
+            gso = false;
+            return true;
+        }
+        return false;
     }
 
     /** Releases the buffer; what was written out before stays with the channel. */

@@ -10,8 +10,11 @@ import java.util.List;
  * WRITE bandwidth on 1, 16, 256 and 1024 QPs, for aggregate bandwidth and memory per QP.
  */
 final class BenchCases {
-    /** Messages of the scale cases over all QPs (at least 20 per QP). */
-    static final int SCALE_MESSAGES = 5000;
+    /**
+     * Messages of the scale cases over all QPs (at least 20 per QP). Every case runs for seconds,
+     * not fractions of one: both sides are JVMs, and a short run measures the JIT's warm-up.
+     */
+    static final int SCALE_MESSAGES = 20_000;
     static final int[] SCALE_QPS = {1, 16, 256, 1024};
 
     private BenchCases() {
@@ -22,16 +25,16 @@ final class BenchCases {
         List<String> twin = List.of("-F", "-N"); // -N: perftest's peak is O(n^2) CPU after the run
         List<BenchCase> cases = new ArrayList<>();
         cases.add(new BenchCase("write_bw_64k", "RC RDMA WRITE 64 KiB, MTU 4096, 1 QP", "write_bw", "udp_bw",
-            Metric.BW_AVERAGE, 65536, 1, iters(5000, itersFactor), concat(List.of("-s", "65536"), mtu), twin, List.of(),
+            Metric.BW_AVERAGE, 65536, 1, iters(50_000, itersFactor), concat(List.of("-s", "65536"), mtu), twin, List.of(),
             false, Target.atLeast(0.70)));
         cases.add(new BenchCase("write_rate_64", "RC RDMA WRITE 64 B message rate, 1 QP", "write_bw", "udp_bw",
-            Metric.MSG_RATE, 64, 1, iters(100_000, itersFactor), concat(List.of("-s", "64"), mtu), twin, List.of(),
+            Metric.MSG_RATE, 64, 1, iters(1_000_000, itersFactor), concat(List.of("-s", "64"), mtu), twin, List.of(),
             false, Target.atLeast(0.50)));
         cases.add(new BenchCase("send_lat_64", "RC SEND latency 64 B (half round trip)", "send_lat", "udp_lat",
-            Metric.LATENCY_TYPICAL, 64, 1, iters(10_000, itersFactor), concat(List.of("-s", "64"), mtu), List.of("-F"),
+            Metric.LATENCY_TYPICAL, 64, 1, iters(100_000, itersFactor), concat(List.of("-s", "64"), mtu), List.of("-F"),
             List.of(), true, Target.atMost(1.5)));
         cases.add(new BenchCase("read_bw_64k", "RC RDMA READ 64 KiB, MTU 4096, 1 QP", "read_bw", "udp_bw",
-            Metric.BW_AVERAGE, 65536, 1, iters(5000, itersFactor), concat(List.of("-s", "65536"), mtu), twin,
+            Metric.BW_AVERAGE, 65536, 1, iters(20_000, itersFactor), concat(List.of("-s", "65536"), mtu), twin,
             List.of("--read"), false, Target.NONE));
         for (int q : SCALE_QPS) {
             cases.add(new BenchCase("scale_q" + q, "RC RDMA WRITE 64 KiB on " + q + " QP" + (q > 1 ? "s" : "")

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 final class CqPoller {
     /** CTX_POLL_BATCH. */
     static final int BATCH = 16;
-    private static final int SPINS = 64;
-    private static final int YIELDS = 2_000;
+    private static final int SPINS = Integer.getInteger("jroce.perftest.spins", 64);
+    private static final int YIELDS = Integer.getInteger("jroce.perftest.yields", 2_000);
     private static final long SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final WorkCompletion[] wcs = new WorkCompletion[BATCH];
