@@ -15,6 +15,7 @@ import io.jroce.stack.fault.FaultInjectingTransport;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.PollingHint;
 import io.jroce.stack.transport.RoceTransport;
 import io.jroce.stack.udp.UdpTransport;
 import io.jroce.stack.udp.UdpTransportException;
@@ -59,6 +60,7 @@ public final class SoftRnic {
         private Path pcap;
         private boolean gso = !"false".equals(System.getProperty("jroce.gso"));
         private boolean gro = !"false".equals(System.getProperty("jroce.gro"));
+        private boolean busyPoll = !"false".equals(System.getProperty("jroce.busyPoll"));
 
         private Builder() {
         }
@@ -121,6 +123,19 @@ public final class SoftRnic {
         }
 
         /**
+         * Keeps the device's I/O thread awake while an application thread polls a CQ that takes
+         * receive completions and finds it empty (on by default; {@code -Djroce.busyPoll=false}
+         * turns the default off): the I/O thread then polls its sockets without sleeping, yielding
+         * the CPU between polls, and takes the application's next post without an eventfd
+         * wake-up. It costs CPU only while the application itself busy-polls. See
+         * docs/benchmarks.md (SEND latency).
+         */
+        public Builder busyPoll(boolean enabled) {
+            this.busyPoll = enabled;
+            return this;
+        }
+
+        /**
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
@@ -151,9 +166,10 @@ public final class SoftRnic {
             List<Gid> gids = gids();
             Counters counters = new Counters();
             UdpTransport transport;
+            PollingHint hint = busyPoll ? new PollingHint() : null;
             try {
                 UdpTransport.Builder tb = UdpTransport.builder().localAddresses(addresses).port(udpPort)
-                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso).gro(gro);
+                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso).gro(gro).pollingHint(hint);
                 if (pcap != null) {
                     tb.pcap(pcap);
                 }
@@ -170,6 +186,7 @@ public final class SoftRnic {
             }
             RoceTransport finalWire = wire;
             SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters));
+            device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             return device;
         }

@@ -71,6 +71,7 @@ final class SoftCq implements CompletionQueue {
     /** Set when the CQ is destroyed, after which the channel drops its events. Guarded by the channel's lock. */
     boolean detachedFromChannel;
     private volatile boolean closed;
+    private volatile boolean takesReceives;
 
     /** A CQ of {@code entries} entries reporting events to {@code channel} (null for none). */
     SoftCq(SoftDevice device, int entries, SoftCompletionChannel channel) {
@@ -196,6 +197,7 @@ final class SoftCq implements CompletionQueue {
             long h = head;
             int n = (int) Math.min(wcs.length, tail - h);
             if (n <= 0) {
+                emptyPoll();
                 return 0;
             }
             for (int i = 0; i < n; i++) {
@@ -210,7 +212,11 @@ final class SoftCq implements CompletionQueue {
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
-        return take(wc);
+        if (take(wc)) {
+            return true;
+        }
+        emptyPoll();
+        return false;
     }
 
     private boolean take(WorkCompletion wc) {
@@ -247,6 +253,23 @@ final class SoftCq implements CompletionQueue {
         } finally {
             waitLock.unlock();
             waiters.decrementAndGet();
+        }
+    }
+
+    /** A QP delivers its receive completions here: an empty poll then means "waiting for a message". */
+    void takesReceives() {
+        takesReceives = true;
+    }
+
+    /**
+     * An empty poll of a CQ that takes receive completions: the application waits for a message
+     * and will likely answer it, so the I/O thread should stay awake ({@code PollingHint}). Empty
+     * polls of a send-only CQ say nothing of the kind: a bandwidth test polls its send CQ all the
+     * time while the I/O thread is busy, and keeping that thread spinning would take CPU from it.
+     */
+    private void emptyPoll() {
+        if (takesReceives) {
+            device.emptyPoll();
         }
     }
 

@@ -36,6 +36,7 @@ public final class SoftDevice implements RdmaDevice {
     private final Counters counters;
     private final KeyTable keys = new KeyTable();
     private final RnicEngine engine;
+    private volatile io.jroce.stack.transport.PollingHint pollingHint;
     private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
     private final Set<SoftCq> cqs = ConcurrentHashMap.newKeySet();
     private final Set<SoftCompletionChannel> channels = ConcurrentHashMap.newKeySet();
@@ -104,6 +105,19 @@ public final class SoftDevice implements RdmaDevice {
 
     KeyTable keys() {
         return keys;
+    }
+
+    /** Set once after opening, before any CQ is polled; null for none (the simulated fabric). */
+    public void pollingHint(io.jroce.stack.transport.PollingHint hint) {
+        this.pollingHint = hint;
+    }
+
+    /** Called by a CQ poll that found nothing: the application waits for this device's I/O thread. */
+    void emptyPoll() {
+        io.jroce.stack.transport.PollingHint h = pollingHint;
+        if (h != null) {
+            h.emptyPoll();
+        }
     }
 
     RnicEngine engine() {
@@ -211,6 +225,7 @@ public final class SoftDevice implements RdmaDevice {
         SoftQp qp = new SoftQp(this, pd, qpn, init);
         qp.sendCq.attach();
         qp.recvCq.attach();
+        qp.recvCq.takesReceives();
         io.call(() -> {
             engine.register(qp);
             return null;

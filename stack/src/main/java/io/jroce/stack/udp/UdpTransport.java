@@ -124,7 +124,9 @@ public final class UdpTransport implements RoceTransport {
             endpoints[i] = new LocalEndpoint(b.addresses.get(i));
         }
         ThreadFactory threads = new DefaultThreadFactory("jroce-udp", true);
-        this.group = ioMode == IoMode.EPOLL ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
+        this.group = ioMode != IoMode.EPOLL ? new NioEventLoopGroup(1, threads)
+            : b.pollingHint == null ? new EpollEventLoopGroup(1, threads)
+            : new EpollEventLoopGroup(1, threads, () -> new HintedSelectStrategy(b.pollingHint));
         this.loop = group.next();
         int boundPort = b.port;
         try {
@@ -491,6 +493,7 @@ public final class UdpTransport implements RoceTransport {
         private int sendQueueBytes = DEFAULT_SEND_QUEUE_BYTES;
         private boolean gso = true;
         private boolean gro;
+        private io.jroce.stack.transport.PollingHint pollingHint;
         private Path pcap;
 
         private Builder() {
@@ -589,6 +592,15 @@ public final class UdpTransport implements RoceTransport {
          */
         public Builder gro(boolean enabled) {
             this.gro = enabled;
+            return this;
+        }
+
+        /**
+         * Keeps the event loop awake (polling its sockets, yielding between polls) while {@code hint}
+         * says an application thread polls for completions (epoll only); null: always Netty's default.
+         */
+        public Builder pollingHint(io.jroce.stack.transport.PollingHint hint) {
+            this.pollingHint = hint;
             return this;
         }
 

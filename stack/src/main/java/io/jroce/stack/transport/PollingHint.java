@@ -1,0 +1,25 @@
+package io.jroce.stack.transport;
+
+/**
+ * Tells a transport's I/O thread that an application thread is busy polling for completions right
+ * now, so that the I/O thread stays awake instead of sleeping in epoll: the work that thread posts
+ * next is then picked up without a wake-up (an eventfd write and a context switch on both sides).
+ * Application threads mark each empty poll; the I/O thread asks whether one came within
+ * {@link #WINDOW_NS}.
+ */
+public final class PollingHint {
+    /** How long after the last empty poll the I/O thread keeps polling its sockets instead of sleeping. */
+    public static final long WINDOW_NS = 100_000;
+
+    private volatile long lastEmptyPollNs = Long.MIN_VALUE / 2;
+
+    /** An application thread polled and found nothing: it is waiting for the I/O thread. */
+    public void emptyPoll() {
+        lastEmptyPollNs = System.nanoTime();
+    }
+
+    /** True while an application thread polled within the window. */
+    public boolean applicationPolling() {
+        return System.nanoTime() - lastEmptyPollNs < WINDOW_NS;
+    }
+}
