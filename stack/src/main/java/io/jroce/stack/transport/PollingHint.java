@@ -11,7 +11,21 @@ public final class PollingHint {
     /** How long after the last empty poll the I/O thread keeps polling its sockets instead of sleeping. */
     public static final long WINDOW_NS = 100_000;
 
+    private final boolean always;
     private volatile long lastEmptyPollNs = Long.MIN_VALUE / 2;
+
+    public PollingHint() {
+        this(false);
+    }
+
+    private PollingHint(boolean always) {
+        this.always = always;
+    }
+
+    /** A hint that always says "polling": the event loop never sleeps (for baselines and experiments). */
+    public static PollingHint always() {
+        return new PollingHint(true);
+    }
 
     /** An application thread polled and found nothing: it is waiting for the I/O thread. */
     public void emptyPoll() {
@@ -20,6 +34,6 @@ public final class PollingHint {
 
     /** True while an application thread polled within the window. */
     public boolean applicationPolling() {
-        return System.nanoTime() - lastEmptyPollNs < WINDOW_NS;
+        return always || System.nanoTime() - lastEmptyPollNs < WINDOW_NS;
     }
 }

@@ -10,7 +10,7 @@ import io.jroce.tools.UsageException;
  */
 record BaselineOptions(boolean latency, String server, String bind, int port, int udpPort, int size, int iters,
                        int durationSecs, int flows, int mtu, int txDepth, int outstandingReads, boolean read,
-                       boolean reportGbits) {
+                       boolean reportGbits, boolean busyPoll) {
 
     static final int DEFAULT_PORT = 18515;
     static final String DEFAULT_BIND = "127.0.0.1";
@@ -31,7 +31,7 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
         return "usage: jroce " + name + " [options]              (server)\n"
             + "       jroce " + name + " [options] SERVER_ADDR  (client)\n\n"
             + "Benchmark baseline: raw UDP through jroce's own socket layer (UdpTransport: Netty epoll, the same\n"
-            + "socket options, recvmmsg batch and flush batching, one I/O thread), without any RDMA protocol.\n"
+            + "socket options, GSO/GRO and flush batching, one I/O thread), without any RDMA protocol.\n"
             + what
             + "Server and client agree on the test over TCP (-p) first. docs/benchmarks.md explains the baseline.\n\n"
             + "options:\n"
@@ -49,6 +49,9 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
             + "      --bind=ADDR          local IP address of the UDP socket and the handshake (default "
             + DEFAULT_BIND + ")\n"
             + "      --udp-port=PORT      UDP port of both sockets (default 4791, jroce's)\n"
+            + "      --busy-poll          the event loop never sleeps in epoll: it polls its socket, yielding\n"
+            + "                           between polls (what a jroce device does while its application\n"
+            + "                           waits for a message)\n"
             + "  -F, -N                   accepted and ignored (perftest's CPU-frequency check, no-peak)\n";
     }
 
@@ -66,6 +69,7 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
         int outs = 16;
         boolean read = false;
         boolean gbits = false;
+        boolean busyPoll = false;
         while (args.hasNext()) {
             String a = args.next();
             switch (a) {
@@ -86,6 +90,8 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
                         outs = args.intValue(a, 1, 1 << 16);
                     } else if (!latency && a.equals("--read")) {
                         read = true;
+                    } else if (a.equals("--busy-poll")) {
+                        busyPoll = true;
                     } else if (!latency && a.equals("--report_gbits")) {
                         gbits = true;
                     } else if (!a.startsWith("-") && server == null) {
@@ -101,7 +107,7 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
             throw new UsageException("udp_lat sends one datagram each way: -s must be at most the MTU (" + mtu + ")");
         }
         return new BaselineOptions(latency, server, bind, port, udpPort, size, iters, duration, flows, mtu, txDepth,
-            outs, read, gbits);
+            outs, read, gbits, busyPoll);
     }
 
     private static int mtu(int mtu) throws UsageException {

@@ -39,7 +39,7 @@ final class BaselineRun {
             int size = Integer.parseInt(hello[1]);
             int mtu = Integer.parseInt(hello[2]);
             boolean read = hello[3].equals("1");
-            try (UdpEndpoint endpoint = new UdpEndpoint(o.bind(), o.udpPort())) {
+            try (UdpEndpoint endpoint = new UdpEndpoint(o.bind(), o.udpPort(), o.busyPoll())) {
                 String summary;
                 if (o.latency()) {
                     PingServer s = new PingServer(endpoint);
@@ -65,7 +65,7 @@ final class BaselineRun {
     }
 
     private void client() throws IOException, InterruptedException, ExecutionException {
-        try (UdpEndpoint endpoint = new UdpEndpoint(o.bind(), o.udpPort());
+        try (UdpEndpoint endpoint = new UdpEndpoint(o.bind(), o.udpPort(), o.busyPoll());
              ControlChannel control = ControlChannel.connect(o.bind(), o.server(), o.port())) {
             control.send("HELLO", o.size(), o.mtu(), o.read() ? 1 : 0);
             int peerPort = Integer.parseInt(control.receive("READY")[1]);

@@ -33,6 +33,9 @@ final class BenchCases {
         cases.add(new BenchCase("send_lat_64", "RC SEND latency 64 B (half round trip)", "send_lat", "udp_lat",
             Metric.LATENCY_TYPICAL, 64, 1, iters(100_000, itersFactor), concat(List.of("-s", "64"), mtu), List.of("-F"),
             List.of(), true, Target.atMost(1.5)));
+        cases.add(new BenchCase("send_lat_64_busy", "RC SEND latency 64 B, baseline's event loop never sleeping",
+            "send_lat", "udp_lat", Metric.LATENCY_TYPICAL, 64, 1, iters(100_000, itersFactor),
+            concat(List.of("-s", "64"), mtu), List.of("-F"), List.of("--busy-poll"), true, Target.NONE));
         cases.add(new BenchCase("read_bw_64k", "RC RDMA READ 64 KiB, MTU 4096, 1 QP", "read_bw", "udp_bw",
             Metric.BW_AVERAGE, 65536, 1, iters(20_000, itersFactor), concat(List.of("-s", "65536"), mtu), twin,
             List.of("--read"), false, Target.NONE));

@@ -1,6 +1,7 @@
 package io.jroce.tools.bench;
 
 import io.jroce.stack.transport.IpAddresses;
+import io.jroce.stack.transport.PollingHint;
 import io.jroce.stack.transport.RocePacketHandler;
 import io.jroce.stack.udp.UdpTransport;
 import io.netty.channel.EventLoop;
@@ -29,11 +30,14 @@ final class UdpEndpoint implements AutoCloseable {
     private final UdpTransport transport;
     private final byte[] local16;
 
-    UdpEndpoint(String bind, int udpPort) {
+    UdpEndpoint(String bind, int udpPort, boolean busyPoll) {
         this.transport = UdpTransport.builder().localAddress(bind).port(udpPort)
             .socketBufferSize(SOCKET_BUFFER_BYTES)
             .gso(!"false".equals(System.getProperty("jroce.gso")))
-            .gro(!"false".equals(System.getProperty("jroce.gro"))).build();
+            .gro(!"false".equals(System.getProperty("jroce.gro")))
+            // --busy-poll: the event loop never sleeps (polls, yielding), to compare with the RNIC's
+            // busy polling while its application waits for a message.
+            .pollingHint(busyPoll ? PollingHint.always() : null).build();
         this.local16 = toBytes16(bind);
     }
 
