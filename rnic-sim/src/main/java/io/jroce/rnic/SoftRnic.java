@@ -60,7 +60,7 @@ public final class SoftRnic {
         private Path pcap;
         private boolean gso = !"false".equals(System.getProperty("jroce.gso"));
         private boolean gro = !"false".equals(System.getProperty("jroce.gro"));
-        private boolean busyPoll = !"false".equals(System.getProperty("jroce.busyPoll"));
+        private boolean busyPoll = Boolean.getBoolean("jroce.busyPoll");
 
         private Builder() {
         }
@@ -124,11 +124,12 @@ public final class SoftRnic {
 
         /**
          * Keeps the device's I/O thread awake while an application thread polls a CQ that takes
-         * receive completions and finds it empty (on by default; {@code -Djroce.busyPoll=false}
-         * turns the default off): the I/O thread then polls its sockets without sleeping, yielding
-         * the CPU between polls, and takes the application's next post without an eventfd
-         * wake-up. It costs CPU only while the application itself busy-polls. See
-         * docs/benchmarks.md (SEND latency).
+         * receive completions and finds it empty (off by default; {@code -Djroce.busyPoll=true}
+         * turns the default on; the perftest twins turn it on, as perftest spins): the I/O thread
+         * then polls its sockets without sleeping, yielding the CPU between polls, and takes the
+         * application's next post without an eventfd wake-up. It costs a core while the
+         * application busy-polls, which on a small machine slows everything else down (a QEMU
+         * guest beside it, for one). See docs/benchmarks.md (SEND latency).
          */
         public Builder busyPoll(boolean enabled) {
             this.busyPoll = enabled;

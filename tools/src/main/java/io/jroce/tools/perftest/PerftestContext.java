@@ -56,7 +56,10 @@ final class PerftestContext implements AutoCloseable {
     static PerftestContext open(PerftestParams p) throws PerftestException {
         PerftestContext ctx = new PerftestContext(p);
         PerftestOptions o = p.options;
-        SoftRnic.Builder builder = SoftRnic.builder().name(o.deviceName()).udpPort(o.udpPort());
+        // perftest spins on its CQs; the device's I/O thread keeps up without sleeping while it does
+        // (-Djroce.busyPoll=false to compare; docs/benchmarks.md).
+        SoftRnic.Builder builder = SoftRnic.builder().name(o.deviceName()).udpPort(o.udpPort())
+            .busyPoll(!"false".equals(System.getProperty("jroce.busyPoll")));
         o.binds().forEach(builder::address);
         if (o.pcap() != null) {
             builder.pcap(o.pcap());
