@@ -58,7 +58,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * WRITE through it completes with IBV_WC_REM_ACCESS_ERR, leaving jroce's buffer untouched.</li>
  * </ol>
  * An access error moves both QPs to ERR, so each direction has a connection of its own: the guest
- * runs {@code rc_ops_peer} twice (one boot). tshark captures the bridge ({@code /tmp/mw-rxe.pcap}); every
+ * runs {@code rc_ops_peer} twice (one boot). tshark captures the guest's tap ({@code /tmp/mw-rxe.pcap}); every
  * packet must dissect as RoCEv2 and verify its ICRC ({@link RoceCapture}).
  */
 @RequiresRxePeer

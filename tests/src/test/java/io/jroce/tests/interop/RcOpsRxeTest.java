@@ -51,9 +51,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and atomics returned). Sizes 0, 1, path MTU + 1 and 64 KiB. One guest boot per test (the TCP
  * command channel of rc_ops_peer lets one guest do both directions).
  *
- * <p>While the test runs, tshark captures the host's bridge ({@code /tmp/rc-ops-<name>.pcap});
+ * <p>While the test runs, tshark captures the guest's tap ({@code /tmp/rc-ops-<name>.pcap});
  * afterwards every packet must dissect as RoCEv2 with nothing malformed and verify its ICRC
- * ({@link RoceCaptureCheck}).
+ * ({@link RoceCapture}).
  */
 @RequiresRxePeer
 @Timeout(value = 15, unit = TimeUnit.MINUTES)

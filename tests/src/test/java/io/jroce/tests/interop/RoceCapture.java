@@ -23,12 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A tshark capture of RoCEv2 (UDP port 4791) on the host's side of a lab network, and its check:
+ * A tshark capture of RoCEv2 (UDP port 4791) on a guest's tap, where jroce's GSO datagrams are
+ * already cut into packets ({@link #onGuestTap}), and its check:
  * every packet dissects as InfiniBand over UDP with nothing malformed and no expert finding except
  * the zero UDP checksum rxe puts in IPv6 packets; every ICRC verifies under the packet's own IP
- * and UDP headers (on the bridge the IPv4 ID is visible; {@link Ipv4IdRecovery}, which jroce uses
+ * and UDP headers (in the capture the IPv4 ID is visible; {@link Ipv4IdRecovery}, which jroce uses
  * when it is not, must find the same ID). Without tshark (apt-get install tshark) nothing is
- * captured and {@link #check()} says so in the log only (with {@code CI=true}, {@link #start} fails).
+ * captured and {@link #check()} says so in the log only (with {@code CI=true}, starting fails).
  */
 final class RoceCapture {
     private static final Logger LOG = LoggerFactory.getLogger(RoceCapture.class);
@@ -42,13 +43,9 @@ final class RoceCapture {
         this.process = process;
     }
 
-    /** Starts capturing on {@code iface} into {@code file} (pcap format) and waits until tshark captures. */
-    static RoceCapture start(String iface, Path file) throws IOException, InterruptedException {
-        return start(List.of(), iface, file);
-    }
-
     /**
-     * Captures on {@code iface} in the network namespace of process {@code pid} (nsenter, as root):
+     * Captures on {@code iface} into {@code file} (pcap format) in the network namespace of process
+     * {@code pid} (nsenter, as root), once tshark captures:
      * e.g. a peer's {@code tap0} ({@link RxePeer#containerPid()}), where the kernel has already cut
      * jroce's UDP GSO datagrams into the packets the guest receives. On the host's bridge a GSO
      * datagram is still one frame of up to 64 RoCE packets, which this check cannot take apart.

@@ -8,21 +8,12 @@ import java.util.List;
  * close without a word. read_lat and atomic_lat: only the client runs; the server closes at once.
  * send_lat: for each size both post their receives, a handshake, both run and print.
  */
-final class LatMain {
-    private final PerftestParams p;
-    private final PerftestContext ctx;
-    private final PerftestComm comm;
-    private final PerftestDest mine;
-    private final PrintStream out;
-
+final class LatMain extends ConnectedMain {
     LatMain(PerftestParams p, PerftestContext ctx, PerftestComm comm, PerftestDest mine, PrintStream out) {
-        this.p = p;
-        this.ctx = ctx;
-        this.comm = comm;
-        this.mine = mine;
-        this.out = out;
+        super(p, ctx, comm, mine, out);
     }
 
+    @Override
     void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
         boolean readOrAtomic = p.verb.usesOutstandingReads();
         if (readOrAtomic && !p.client) {

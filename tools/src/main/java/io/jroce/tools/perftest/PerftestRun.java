@@ -53,15 +53,10 @@ final class PerftestRun {
                 TestInfo.print(out, p);
                 List<PerftestDest> remote = connect(comm, ctx, mine);
                 WorkRequests wrs = new WorkRequests(p, ctx, remote, comm.cycleBuffer(), comm.cacheLine());
-                if (p.tool.bandwidth()) {
-                    if (p.verb == PerftestTool.Verb.SEND) {
-                        new SendBwMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
-                    } else {
-                        new RdmaBwMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
-                    }
-                } else {
-                    new LatMain(p, ctx, comm, mine.get(0), out).run(remote, wrs);
-                }
+                ConnectedMain main = !p.tool.bandwidth() ? new LatMain(p, ctx, comm, mine.get(0), out)
+                    : p.verb == PerftestTool.Verb.SEND ? new SendBwMain(p, ctx, comm, mine.get(0), out)
+                    : new RdmaBwMain(p, ctx, comm, mine.get(0), out);
+                main.run(remote, wrs);
                 out.flush();
             }
         }

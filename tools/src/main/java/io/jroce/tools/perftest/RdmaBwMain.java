@@ -9,21 +9,12 @@ import java.util.List;
  * closing handshake. The client runs each size, prints its row, then sends its report. With -b
  * both run, a handshake before each run, and each prints the sum of both directions.
  */
-final class RdmaBwMain {
-    private final PerftestParams p;
-    private final PerftestContext ctx;
-    private final PerftestComm comm;
-    private final PerftestDest mine;
-    private final PrintStream out;
-
+final class RdmaBwMain extends ConnectedMain {
     RdmaBwMain(PerftestParams p, PerftestContext ctx, PerftestComm comm, PerftestDest mine, PrintStream out) {
-        this.p = p;
-        this.ctx = ctx;
-        this.comm = comm;
-        this.mine = mine;
-        this.out = out;
+        super(p, ctx, comm, mine, out);
     }
 
+    @Override
     void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
         out.println(PerftestParams.RESULT_LINE);
         out.println(BwReport.header(p.gbits()));

@@ -7,23 +7,15 @@ import java.util.List;
  * What send_bw.c does once the QPs are connected: for each size the server (and with -b both)
  * posts rx_depth receives, a handshake lets the client start, both count (the client its
  * completions, the server what it received) and print their own row; with -b they exchange
- * reports and print the sum. A handshake ends each size; the closing handshake ends the run.
+ * reports and print the sum. With -a a handshake ends each size; the closing handshake ends the
+ * run.
  */
-final class SendBwMain {
-    private final PerftestParams p;
-    private final PerftestContext ctx;
-    private final PerftestComm comm;
-    private final PerftestDest mine;
-    private final PrintStream out;
-
+final class SendBwMain extends ConnectedMain {
     SendBwMain(PerftestParams p, PerftestContext ctx, PerftestComm comm, PerftestDest mine, PrintStream out) {
-        this.p = p;
-        this.ctx = ctx;
-        this.comm = comm;
-        this.mine = mine;
-        this.out = out;
+        super(p, ctx, comm, mine, out);
     }
 
+    @Override
     void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
         out.println(PerftestParams.RESULT_LINE);
         out.println(BwReport.header(p.gbits()));
