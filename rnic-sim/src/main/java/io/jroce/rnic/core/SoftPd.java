@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
@@ -59,7 +60,11 @@ final class SoftPd implements ProtectionDomain {
         if (length == 0) {
             throw new InvalidAttributeException("cannot register 0 bytes");
         }
+        checkWritable(buffer, access);
         ByteBuffer slice = buffer.slice();
+        if (slice instanceof MappedByteBuffer) {
+            checkMapped((MappedByteBuffer) slice);
+        }
         long address = BufferUtil.address(slice);
         SoftMr mr = new SoftMr(this, slice, address, length, access);
         mr.key(device.keys().allocate(mr));
@@ -90,6 +95,42 @@ final class SoftPd implements ProtectionDomain {
             // IBTA 10.6.3.1: remote write or atomic access requires local write access.
             throw new InvalidAttributeException("REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE, got "
                 + AccessFlags.describe(access));
+        }
+    }
+
+    /**
+     * Memory that the RNIC may write must be writable: the responder copies into it through its
+     * address, below Java's read-only checks, and a read-only mapping would then fault and take
+     * the JVM down. The kernel refuses the same registration (ib_umem_get pins the pages for
+     * writing when ib_access_writable(): LOCAL_WRITE, REMOTE_WRITE, REMOTE_ATOMIC or MW_BIND).
+     */
+    private static void checkWritable(ByteBuffer buffer, int access) {
+        int writing = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC | AccessFlags.MW_BIND;
+        if (buffer.isReadOnly() && (access & writing) != 0) {
+            throw new InvalidAttributeException("a read-only buffer cannot be registered with "
+                + AccessFlags.describe(access & writing) + ": the RNIC would write into it; register it with "
+                + "REMOTE_READ only (or none)");
+        }
+    }
+
+    /**
+     * A mapping of a file shorter than the mapping has no pages past the file's end: touching them
+     * faults. The kernel pins every page at registration and fails there; this touches one byte of
+     * every page for the same effect (a truncation after registration is the owner's to avoid, as
+     * with any mapped file in Java).
+     */
+    private static void checkMapped(MappedByteBuffer mapped) {
+        try {
+            for (int i = 0; i < mapped.limit(); i += PAGE) {
+                mapped.get(i);
+            }
+            mapped.get(mapped.limit() - 1);
+            // The JVM reports the fault asynchronously ("a fault occurred in a recent unsafe memory
+            // access"), at the next transition from native code at the latest: make one here.
+            Thread.yield();
+        } catch (InternalError e) {
+            throw new InvalidAttributeException("the mapped buffer is not backed by its file over its whole length "
+                + "(the file is shorter than the mapping): " + e.getMessage());
         }
     }
 
