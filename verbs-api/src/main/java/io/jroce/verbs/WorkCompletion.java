@@ -44,6 +44,52 @@ public final class WorkCompletion {
         return this;
     }
 
+    /**
+     * Starts a completion of work request {@code wrId} on QP {@code qpNum} with status SUCCESS and
+     * every other field cleared; the RNIC then sets what applies with the fluent setters below.
+     */
+    public WorkCompletion start(long wrId, WcOpcode opcode, int qpNum) {
+        return set(wrId, WcStatus.SUCCESS, opcode, 0, false, 0, qpNum, 0, 0);
+    }
+
+    /** Sets the status; used by the RNIC. */
+    public WorkCompletion status(WcStatus status) {
+        this.status = status;
+        return this;
+    }
+
+    /** Sets the number of bytes transferred; used by the RNIC. */
+    public WorkCompletion byteLen(int byteLen) {
+        this.byteLen = byteLen;
+        return this;
+    }
+
+    /** Sets the immediate data and IBV_WC_WITH_IMM; used by the RNIC. */
+    public WorkCompletion immData(int immData) {
+        this.immData = immData;
+        this.withImm = true;
+        return this;
+    }
+
+    /** Sets the source QP (UD receives; connected QPs report their peer); used by the RNIC. */
+    public WorkCompletion srcQp(int srcQp) {
+        this.srcQp = srcQp;
+        return this;
+    }
+
+    /** Sets IBV_WC_GRH (a UD receive whose buffer starts with the 40-byte GRH area); used by the RNIC. */
+    public WorkCompletion grh(boolean grh) {
+        this.grh = grh;
+        return this;
+    }
+
+    /** Sets the rkey a SEND with invalidate invalidated and IBV_WC_WITH_INV; used by the RNIC. */
+    public WorkCompletion invalidatedRkey(int rkey) {
+        this.invalidatedRkey = rkey;
+        this.withInv = true;
+        return this;
+    }
+
     public WorkCompletion copyFrom(WorkCompletion o) {
         return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr)
             .flags(o.grh, o.withInv, o.invalidatedRkey);

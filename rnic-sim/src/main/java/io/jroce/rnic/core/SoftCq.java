@@ -34,7 +34,7 @@ import io.jroce.verbs.WorkCompletion;
  * armed CQ fires once and must be re-armed, and a completion already queued when it is armed does
  * not fire (poll after arming so as not to miss it).
  */
-final class SoftCq implements CompletionQueue {
+final class SoftCq implements CompletionQueue, CompletionSink {
     private static final int NOTIFY_NONE = 0;
     private static final int NOTIFY_SOLICITED = 1;
     private static final int NOTIFY_ALL = 2;
@@ -120,16 +120,32 @@ final class SoftCq implements CompletionQueue {
      */
     boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
                  int qpNum, int srcQp, boolean solicited, boolean grh, boolean withInv, int invalidatedRkey) {
+        WorkCompletion wc = claim();
+        if (wc == null) {
+            return false;
+        }
+        wc.set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0).flags(grh, withInv, invalidatedRkey);
+        publish(solicited);
+        return true;
+    }
+
+    @Override
+    public WorkCompletion claim() {
         long t = tail;
         if (t - head >= ring.length) {
             if (!overflowed) {
                 overflowed = true; // CQ_ERR once per CQ (IBTA 11.6.3)
                 device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.CQ_ERR, this, 0));
             }
-            return false;
+            return null;
         }
-        ring[(int) (t % ring.length)].set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0)
-            .flags(grh, withInv, invalidatedRkey);
+        return ring[(int) (t % ring.length)];
+    }
+
+    @Override
+    public void publish(boolean solicited) {
+        long t = tail;
+        WcStatus status = ring[(int) (t % ring.length)].status();
         tail = t + 1; // publishes the slot
         if (waiters.get() != 0) {
             waitLock.lock();
@@ -149,7 +165,6 @@ final class SoftCq implements CompletionQueue {
                 break;
             }
         }
-        return true;
     }
 
     @Override
