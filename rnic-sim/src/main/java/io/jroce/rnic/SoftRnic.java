@@ -58,9 +58,9 @@ public final class SoftRnic {
         private FaultPolicy faults;
         private PacketTrace faultTrace;
         private Path pcap;
-        private boolean gso = !"false".equals(System.getProperty("jroce.gso"));
-        private boolean gro = !"false".equals(System.getProperty("jroce.gro"));
-        private boolean busyPoll = Boolean.getBoolean("jroce.busyPoll");
+        private boolean gso = Configuration.gso();
+        private boolean gro = Configuration.gro();
+        private boolean busyPoll = Configuration.busyPoll();
 
         private Builder() {
         }

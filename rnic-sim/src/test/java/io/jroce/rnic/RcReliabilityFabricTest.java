@@ -5,7 +5,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every RC operation survives a bad network: up to 20% loss per direction, with duplication,
- * reordering, jitter and bit errors, {@value Seeds#DEFAULT_COUNT} seeds per scenario
+ * reordering, jitter and bit errors, {@value Configuration#SEEDS_DEFAULT} seeds per scenario
  * ({@code -Djroce.seeds=2000} for more, {@code -Djroce.seed=N} to replay one). Each operation must
  * complete exactly once, successfully, in posted order, and leave memory byte-exact; QPs use
  * timeout 14 and retry_cnt 7, which the virtual clock makes free. See {@link ReliabilityRun}.

@@ -68,7 +68,7 @@ final class ReliabilityRun {
         psnA = startPsn(r);
         psnB = startPsn(r);
         receiveSchedule = new Random(seed);
-        fabric = SimulatedFabric.builder().seed(seed).traceCapacity(Integer.getInteger("jroce.traceCapacity", 16384))
+        fabric = SimulatedFabric.builder().seed(seed).traceCapacity(Configuration.traceCapacity())
             .build();
         fabric.faults().link(A, B, forward).link(B, A, reverse);
     }
@@ -139,7 +139,7 @@ final class ReliabilityRun {
                 check(p);
                 System.out.println(summary(p) + String.format(", %.1f ms cpu",
                     (CPU.getCurrentThreadCpuTime() - cpuStart) / 1e6));
-                if (Boolean.getBoolean("jroce.dumpTrace")) {
+                if (Configuration.dumpTrace()) {
                     System.out.println(context(p) + "\n" + fabric.trace().dump(Integer.MAX_VALUE));
                 }
             } catch (AssertionError | RuntimeException e) {

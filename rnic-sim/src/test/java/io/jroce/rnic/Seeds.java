@@ -8,18 +8,15 @@ import java.util.stream.LongStream;
  * Use as {@code @MethodSource("io.jroce.rnic.Seeds#seeds")}.
  */
 final class Seeds {
-    static final int DEFAULT_COUNT = 200;
-
     private Seeds() {
     }
 
     static LongStream seeds() {
-        String one = System.getProperty("jroce.seed");
-        if (one != null && !one.isBlank()) {
-            return LongStream.of(Long.decode(one.trim()));
+        Long one = Configuration.seed();
+        if (one != null) {
+            return LongStream.of(one);
         }
-        int count = Integer.getInteger("jroce.seeds", DEFAULT_COUNT);
-        long base = Long.getLong("jroce.seedBase", 1L);
-        return LongStream.range(base, base + count);
+        long base = Configuration.seedBase();
+        return LongStream.range(base, base + Configuration.seeds());
     }
 }

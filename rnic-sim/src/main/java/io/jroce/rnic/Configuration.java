@@ -1,0 +1,175 @@
+package io.jroce.rnic;
+
+import java.util.List;
+
+/**
+ * Every {@code jroce.*} system property, its default and its meaning, in one place (as Aeron's
+ * {@code Configuration} lists its driver's). Nothing else reads a {@code jroce.*} property: code
+ * asks the accessor here, so a property has one name, one default and one parser. A property set
+ * to something its parser does not take is refused with an {@link IllegalArgumentException} that
+ * names it, rather than read as its default. docs/configuration.md is the same table for users,
+ * kept identical by a test.
+ *
+ * <p>A property changes a default only: an explicit builder call (e.g.
+ * {@link SoftRnic.Builder#gso(boolean)}) wins over it.
+ */
+public final class Configuration {
+    /** {@value}: UDP segmentation offload on send (see docs/udp-transport.md). */
+    public static final String GSO_PROP_NAME = "jroce.gso";
+    public static final boolean GSO_DEFAULT = true;
+
+    /** {@value}: UDP receive offload (see docs/udp-transport.md). */
+    public static final String GRO_PROP_NAME = "jroce.gro";
+    public static final boolean GRO_DEFAULT = true;
+
+    /** {@value}: keep the I/O thread awake while the application busy-polls a receive CQ. */
+    public static final String BUSY_POLL_PROP_NAME = "jroce.busyPoll";
+    public static final boolean BUSY_POLL_DEFAULT = false;
+    /** The perftest twins' default for {@link #BUSY_POLL_PROP_NAME}: they spin as perftest does. */
+    public static final boolean PERFTEST_BUSY_POLL_DEFAULT = true;
+
+    /** {@value}: empty CQ polls a perftest twin spins before it starts yielding. */
+    public static final String PERFTEST_SPINS_PROP_NAME = "jroce.perftest.spins";
+    public static final int PERFTEST_SPINS_DEFAULT = 64;
+
+    /** {@value}: yields of a perftest twin's poller before it parks briefly. */
+    public static final String PERFTEST_YIELDS_PROP_NAME = "jroce.perftest.yields";
+    public static final int PERFTEST_YIELDS_DEFAULT = 2_000;
+
+    /** {@value} (test suite): replay this one seed of the seeded fabric tests. */
+    public static final String SEED_PROP_NAME = "jroce.seed";
+
+    /** {@value} (test suite): how many seeds the seeded fabric tests run. */
+    public static final String SEEDS_PROP_NAME = "jroce.seeds";
+    public static final int SEEDS_DEFAULT = 200;
+
+    /** {@value} (test suite): the first seed of the seeded fabric tests. */
+    public static final String SEED_BASE_PROP_NAME = "jroce.seedBase";
+    public static final long SEED_BASE_DEFAULT = 1;
+
+    /** {@value} (test suite): packets the simulated fabric's trace keeps for a failure report. */
+    public static final String TRACE_CAPACITY_PROP_NAME = "jroce.traceCapacity";
+    public static final int TRACE_CAPACITY_DEFAULT = 16_384;
+
+    /** {@value} (test suite): print the packet trace of passing seeded runs too. */
+    public static final String DUMP_TRACE_PROP_NAME = "jroce.dumpTrace";
+    public static final boolean DUMP_TRACE_DEFAULT = false;
+
+    /** One property as docs/configuration.md lists it. */
+    public record Property(String name, String defaultValue, String meaning) {
+    }
+
+    /** Every property, in the order of docs/configuration.md. */
+    public static final List<Property> ALL = List.of(
+        new Property(GSO_PROP_NAME, String.valueOf(GSO_DEFAULT),
+            "UDP segmentation offload: a run of same-size packets to one peer leaves as one GSO send"),
+        new Property(GRO_PROP_NAME, String.valueOf(GRO_DEFAULT),
+            "UDP receive offload: a coalesced run of datagrams is read in one system call"),
+        new Property(BUSY_POLL_PROP_NAME, BUSY_POLL_DEFAULT + " (perftest twins: " + PERFTEST_BUSY_POLL_DEFAULT + ")",
+            "the I/O thread polls its sockets without sleeping while the application polls an empty receive CQ"),
+        new Property(PERFTEST_SPINS_PROP_NAME, String.valueOf(PERFTEST_SPINS_DEFAULT),
+            "empty CQ polls a perftest twin spins before it yields"),
+        new Property(PERFTEST_YIELDS_PROP_NAME, String.valueOf(PERFTEST_YIELDS_DEFAULT),
+            "yields of a perftest twin's poller before it parks"),
+        new Property(SEED_PROP_NAME, "unset", "test suite: replay this one seed of the seeded fabric tests"),
+        new Property(SEEDS_PROP_NAME, String.valueOf(SEEDS_DEFAULT), "test suite: seeds the seeded fabric tests run"),
+        new Property(SEED_BASE_PROP_NAME, String.valueOf(SEED_BASE_DEFAULT), "test suite: first seed of the seeded fabric tests"),
+        new Property(TRACE_CAPACITY_PROP_NAME, String.valueOf(TRACE_CAPACITY_DEFAULT),
+            "test suite: packets the fabric's trace keeps for a failure report"),
+        new Property(DUMP_TRACE_PROP_NAME, String.valueOf(DUMP_TRACE_DEFAULT),
+            "test suite: print the packet trace of passing seeded runs too"));
+
+    private Configuration() {
+    }
+
+    public static boolean gso() {
+        return bool(GSO_PROP_NAME, GSO_DEFAULT);
+    }
+
+    public static boolean gro() {
+        return bool(GRO_PROP_NAME, GRO_DEFAULT);
+    }
+
+    /** {@link #BUSY_POLL_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default). */
+    public static boolean busyPoll(boolean toolDefault) {
+        return bool(BUSY_POLL_PROP_NAME, toolDefault);
+    }
+
+    public static boolean busyPoll() {
+        return busyPoll(BUSY_POLL_DEFAULT);
+    }
+
+    public static int perftestSpins() {
+        return nonNegativeInt(PERFTEST_SPINS_PROP_NAME, PERFTEST_SPINS_DEFAULT);
+    }
+
+    public static int perftestYields() {
+        return nonNegativeInt(PERFTEST_YIELDS_PROP_NAME, PERFTEST_YIELDS_DEFAULT);
+    }
+
+    /** The one seed to replay, or null when {@link #SEED_PROP_NAME} is not set. */
+    public static Long seed() {
+        String v = value(SEED_PROP_NAME);
+        return v == null ? null : parseLong(SEED_PROP_NAME, v);
+    }
+
+    public static int seeds() {
+        return nonNegativeInt(SEEDS_PROP_NAME, SEEDS_DEFAULT);
+    }
+
+    public static long seedBase() {
+        String v = value(SEED_BASE_PROP_NAME);
+        return v == null ? SEED_BASE_DEFAULT : parseLong(SEED_BASE_PROP_NAME, v);
+    }
+
+    public static int traceCapacity() {
+        return nonNegativeInt(TRACE_CAPACITY_PROP_NAME, TRACE_CAPACITY_DEFAULT);
+    }
+
+    public static boolean dumpTrace() {
+        return bool(DUMP_TRACE_PROP_NAME, DUMP_TRACE_DEFAULT);
+    }
+
+    private static String value(String name) {
+        String v = System.getProperty(name);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    static boolean bool(String name, boolean defaultValue) {
+        String v = value(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("system property " + name + " must be true or false, got '" + v + "'");
+    }
+
+    static int nonNegativeInt(String name, int defaultValue) {
+        String v = value(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            int n = Integer.decode(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("system property " + name + " must be a non-negative integer, got '" + v + "'");
+    }
+
+    private static long parseLong(String name, String v) {
+        try {
+            return Long.decode(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("system property " + name + " must be an integer, got '" + v + "'", e);
+        }
+    }
+}
