@@ -9,11 +9,11 @@ public enum WrOpcode {
     RDMA_READ(WcOpcode.RDMA_READ),
     ATOMIC_CMP_AND_SWP(WcOpcode.COMP_SWAP),
     ATOMIC_FETCH_AND_ADD(WcOpcode.FETCH_ADD),
-    /** LOCAL_INV: invalidates a type 2 memory window's rkey on this side (IBTA 10.6.7.2.3? local invalidate). */
+    /** LOCAL_INV: invalidates a type 2 memory window's rkey on this side (a Local Invalidate work request, IBTA Vol. 1 chapter 10 on memory windows). */
     LOCAL_INV(WcOpcode.LOCAL_INV),
     /** BIND_MW: binds a memory window to a region of an MR (IBTA 10.6.7). */
     BIND_MW(WcOpcode.BIND_MW),
-    /** SEND with invalidate: the responder invalidates {@link SendWorkRequest#invalidateRkey()} (IBTA 9.4.? IETH). */
+    /** SEND with invalidate: the responder invalidates {@link SendWorkRequest#invalidateRkey()} (the rkey travels in the packet's IETH). */
     SEND_WITH_INV(WcOpcode.SEND);
 
     private final WcOpcode completionOpcode;

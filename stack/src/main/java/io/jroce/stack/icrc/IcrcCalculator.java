@@ -9,7 +9,7 @@ import org.agrona.MutableDirectBuffer;
 /**
  * Computes the RoCEv2 invariant CRC (ICRC) of one packet, given the addresses and ports of the
  * IP and UDP headers it travels in (IBTA Vol. 1 Annex A17; the exact rule, checked against rxe
- * captures, is in RXE-LAB-FACTS.md §1).
+ * captures, is in docs/udp-transport.md).
  *
  * <p>The CRC is {@link CRC32} (a JIT intrinsic) over the "masked" packet:
  * <pre>

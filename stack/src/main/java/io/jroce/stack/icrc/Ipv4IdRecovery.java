@@ -5,7 +5,7 @@ import org.agrona.DirectBuffer;
 /**
  * Checks the ICRC of a received IPv4 RoCE packet whose IP identification field (and DF flag) the
  * receiver cannot see, as with a Java UDP socket. The ICRC covers the ID, and rxe sends a new ID
- * per packet (RXE-LAB-FACTS.md §2), so the question is: does SOME ID, with DF set or clear, make
+ * per packet (docs/udp-transport.md), so the question is: does SOME ID, with DF set or clear, make
  * the received ICRC valid? Answered without trying 65,536 IDs:
  *
  * <p>CRC-32 is affine over GF(2), so for two packets that differ only in the 17 unknown bits

@@ -37,7 +37,7 @@ public enum Counter {
     DROP_BAD_LENGTH("drop_bad_length"),
     DROP_UNEXPECTED_RESPONSE("drop_unexpected_response"),
     DROP_NO_ROUTE("drop_no_route"),
-    /** UD: the DETH's Q_Key is not the QP's (IBTA 10.2.4, C10-15? Q_Key violation). */
+    /** UD: the DETH's Q_Key is not the QP's (a Q_Key violation: the datagram is silently dropped, as rxe's check_keys drops it). */
     DROP_BAD_QKEY("drop_bad_qkey"),
     /** UC/UD: a message arrived with no receive WQE posted (no RNR NAK exists without acknowledgements). */
     DROP_NO_RECV_WQE("drop_no_recv_wqe"),

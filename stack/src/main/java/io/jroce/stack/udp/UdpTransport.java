@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * state needs no locks. Packets sent while handling a batch of received ones are flushed when the
  * batch ends even if the RNIC does not call {@link #flush}.
  *
- * <p><b>What the kernel must do for rxe interop</b> (RXE-LAB-FACTS.md §2), with native epoll:
+ * <p><b>What the kernel must do for rxe interop</b> (docs/udp-transport.md), with native epoll:
  * IPv4 sockets set IP_MTU_DISCOVER to IP_PMTUDISC_DO, so Linux sends IP ID 0 with DF and the ICRC
  * computed for that header holds on the wire (and oversized datagrams fail instead of being
  * fragmented); IPv6 sockets set UDP_NO_CHECK6_RX, so the kernel delivers rxe's zero-checksum

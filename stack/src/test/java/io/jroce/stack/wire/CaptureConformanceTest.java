@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and compares every header field with what tshark decoded once (captures/README.md).
  */
 class CaptureConformanceTest {
-    /** The packet count RXE-LAB-FACTS.md gives for the captures. */
+    /** The packets in all the rxe captures (docs/udp-transport.md quotes it). */
     private static final int PACKETS_IN_ALL_CAPTURES = 1992;
 
     static Stream<String> captures() throws IOException, URISyntaxException {

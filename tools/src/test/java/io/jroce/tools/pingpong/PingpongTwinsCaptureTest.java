@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * --pcap on uc_pingpong, ud_pingpong and srq_pingpong: what goes on the wire, as Wireshark reads
- * it, is what each real tool makes its device send (compare shared/captures/rxe-uc_pingpong.pcap
- * and rxe-ud_pingpong.pcap).
+ * it, is what each real tool makes its device send (as in captures of ibv_uc_pingpong and
+ * ibv_ud_pingpong between two rxe peers: UC SEND First/Middle/Last without ACKs, UD SEND Only with a DETH).
  */
 class PingpongTwinsCaptureTest {
     private static final int ACKNOWLEDGE = 0x11;
