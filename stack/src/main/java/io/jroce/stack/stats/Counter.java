@@ -25,6 +25,8 @@ public enum Counter {
     RETRANSMITTED_PKTS("retransmitted_pkts"),
 
     DROP_TRUNCATED("drop_truncated"),
+    /** A datagram longer than the transport's largest (a RoCE packet of MTU 4096 and its headers). */
+    DROP_OVERSIZED("drop_oversized"),
     DROP_BAD_ICRC("drop_bad_icrc"),
     DROP_UNKNOWN_OPCODE("drop_unknown_opcode"),
     DROP_BAD_TVER("drop_bad_tver"),

@@ -38,12 +38,14 @@ final class DatagramReceiver {
     private final byte[] srcScratch = new byte[16];
     private final byte[] dstScratch = new byte[16];
     private final AtomicLong ipv4IdRecoveries = new AtomicLong();
+    private final int maxDatagramSize;
     private byte[] copyScratch;
     private RocePacketHandler handler;
 
-    DatagramReceiver(Counters counters, PcapWriter pcap) {
+    DatagramReceiver(Counters counters, PcapWriter pcap, int maxDatagramSize) {
         this.counters = counters;
         this.pcap = pcap;
+        this.maxDatagramSize = maxDatagramSize;
     }
 
     void handler(RocePacketHandler handler) {
@@ -66,6 +68,13 @@ final class DatagramReceiver {
         int length = content.readableBytes();
         if (length < MIN_DATAGRAM) {
             counters.increment(Counter.DROP_TRUNCATED);
+            return;
+        }
+        if (length > maxDatagramSize) {
+            // Longer than any packet of the largest MTU: it filled its read slot (and may have been
+            // cut there, where its first bytes could pass for a whole packet), or came whole
+            // through GRO's larger buffer. Either way it is no RoCE packet of this device.
+            counters.increment(Counter.DROP_OVERSIZED);
             return;
         }
         InetSocketAddress sender = datagram.sender();

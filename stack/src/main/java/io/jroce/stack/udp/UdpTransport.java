@@ -81,8 +81,8 @@ public final class UdpTransport implements RoceTransport {
     public static final int ROCE_V2_PORT = 4791;
     /**
      * Largest datagram received whole by default: a 4096-byte payload (the largest RoCE path MTU)
-     * plus the longest header chain and ICRC, with room to spare. A longer one arrives truncated
-     * and fails its ICRC.
+     * plus the longest header chain and ICRC, with room to spare. A longer one is dropped and
+     * counted ({@link Counter#DROP_OVERSIZED}), whether or not UDP GRO is on.
      */
     public static final int DEFAULT_MAX_DATAGRAM_SIZE = 4096 + 256;
     /** Datagrams read per recvmmsg call with epoll. */
@@ -118,7 +118,7 @@ public final class UdpTransport implements RoceTransport {
         this.ioMode = resolve(b.ioMode);
         this.counters = b.counters != null ? b.counters : new Counters();
         this.pcap = openPcap(b.pcap);
-        this.receiver = new DatagramReceiver(counters, pcap);
+        this.receiver = new DatagramReceiver(counters, pcap, b.maxDatagramSize);
         this.endpoints = new LocalEndpoint[b.addresses.size()];
         for (int i = 0; i < endpoints.length; i++) {
             endpoints[i] = new LocalEndpoint(b.addresses.get(i));
@@ -417,8 +417,11 @@ public final class UdpTransport implements RoceTransport {
         config.setAutoRead(false);
         boolean gro = b.gro && ch instanceof EpollDatagramChannel;
         boolean batched = ch instanceof EpollDatagramChannel && b.receiveBatch > 1 && !gro;
+        // One byte more than the largest datagram taken: a longer one fills its slot and is
+        // recognised as oversized, where a slot of the exact size would truncate it unseen.
+        int slot = b.maxDatagramSize + 1;
         config.setRecvByteBufAllocator(new FixedRecvByteBufAllocator(
-            gro ? GRO_READ_SIZE : batched ? b.maxDatagramSize * b.receiveBatch : b.maxDatagramSize));
+            gro ? GRO_READ_SIZE : batched ? slot * b.receiveBatch : slot));
         config.setWriteBufferWaterMark(new WriteBufferWaterMark(b.sendQueueBytes / 2, b.sendQueueBytes));
         if (b.socketBufferSize > 0) {
             config.setReceiveBufferSize(b.socketBufferSize);
@@ -426,7 +429,7 @@ public final class UdpTransport implements RoceTransport {
         }
         if (ch instanceof EpollDatagramChannel epoll) {
             if (batched) {
-                epoll.config().setMaxDatagramPayloadSize(b.maxDatagramSize); // recvmmsg into slots of this size
+                epoll.config().setMaxDatagramPayloadSize(slot); // recvmmsg into slots of this size
             }
             if (gro) {
                 // Netty reads a coalesced datagram (and learns its segment size) only with recvmsg.

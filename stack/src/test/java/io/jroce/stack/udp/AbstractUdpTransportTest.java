@@ -234,6 +234,38 @@ abstract class AbstractUdpTransportTest {
     }
 
     /**
+     * The attack: a datagram far longer than any RoCE packet whose first bytes are a valid packet
+     * with its ICRC. Read into a slot of exactly the largest size it would be cut there and pass;
+     * it must be dropped and counted instead, whatever the read path (recvmmsg, recvmsg, GRO).
+     * A datagram of exactly the largest size still arrives.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "::1"})
+    void aDatagramLongerThanTheLargestIsDroppedNotTruncated(String address) throws Exception {
+        Peer b = peer(address);
+        InetAddress local = InetAddress.getByName(address);
+        Random rnd = new Random(11);
+        int largest = UdpTransport.DEFAULT_MAX_DATAGRAM_SIZE;
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(local, 0))) {
+            InetSocketAddress to = new InetSocketAddress(local, b.port());
+            byte[] whole = withIcrc(packet(rnd, largest - 4), local, s.getLocalPort(), b);
+            byte[] oversized = new byte[65_000];
+            System.arraycopy(whole, 0, oversized, 0, whole.length);
+            byte[] oneMore = java.util.Arrays.copyOf(whole, largest + 1);
+            byte[] small = packet(rnd, 100);
+            s.send(new DatagramPacket(oversized, oversized.length, to));
+            s.send(new DatagramPacket(oneMore, oneMore.length, to));
+            s.send(new DatagramPacket(whole, whole.length, to));
+            s.send(new DatagramPacket(withIcrc(small, local, s.getLocalPort(), b), small.length + 4, to));
+            assertArrayEquals(java.util.Arrays.copyOf(whole, largest - 4), b.collector().take().packet(),
+                "a datagram of the largest size is taken");
+            assertArrayEquals(small, b.collector().take().packet());
+        }
+        assertEquals(2, b.onLoop(() -> b.transport().counters().get(Counter.DROP_OVERSIZED)), "DROP_OVERSIZED");
+        assertNull(b.collector().queue.poll(), "nothing cut from an oversized datagram is delivered");
+    }
+
+    /**
      * What rxe sends: an ICRC computed over the nonzero IP ID it puts in the header. The receiving
      * socket does not show the ID (whatever the kernel wrote, here its own choice), so only ID
      * recovery can accept these packets.
