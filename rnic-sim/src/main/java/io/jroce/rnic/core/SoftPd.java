@@ -1,7 +1,6 @@
 package io.jroce.rnic.core;
 
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
@@ -24,6 +23,15 @@ import io.jroce.verbs.SharedReceiveQueue;
 /** A protection domain: MRs and QPs of one PD may work together, across PDs they may not. */
 final class SoftPd implements ProtectionDomain {
     private static final int PAGE = 4096;
+    /**
+     * The largest {@link #allocateMemory}: a whole number of pages that, with the page of slack
+     * an aligned allocation takes, is still an int (Agrona's allocateDirectAligned allocates
+     * length + alignment).
+     */
+    static final int MAX_ALLOCATION = (Integer.MAX_VALUE - PAGE) & -PAGE;
+    /** Access that lets the RNIC write the memory (the kernel's ib_access_writable()). */
+    private static final int WRITING =
+        AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC | AccessFlags.MW_BIND;
 
     private final SoftDevice device;
     private final int handle;
@@ -62,10 +70,12 @@ final class SoftPd implements ProtectionDomain {
         }
         checkWritable(buffer, access);
         ByteBuffer slice = buffer.slice();
-        if (slice instanceof MappedByteBuffer) {
-            checkMapped((MappedByteBuffer) slice);
-        }
         long address = BufferUtil.address(slice);
+        String problem = ProcessMemoryMap.problem(address, length, (access & WRITING) != 0);
+        if (problem != null) {
+            throw new InvalidAttributeException("cannot register " + length + " bytes at 0x" + Long.toHexString(address)
+                + ": " + problem);
+        }
         SoftMr mr = new SoftMr(this, slice, address, length, access);
         mr.key(device.keys().allocate(mr));
         users.incrementAndGet();
@@ -77,10 +87,19 @@ final class SoftPd implements ProtectionDomain {
         if (length <= 0) {
             throw new InvalidAttributeException("allocation length must be positive, got " + length);
         }
-        if (length > DeviceLimits.MAX_MR_SIZE - PAGE) {
-            throw new ResourceLimitException("allocation of " + length + " bytes exceeds max_mr_size");
+        if (length > MAX_ALLOCATION) {
+            throw new ResourceLimitException("allocation of " + length + " bytes exceeds the largest allocateMemory makes, "
+                + MAX_ALLOCATION + " bytes (a page-aligned buffer whose size and alignment slack fit a Java int); "
+                + "register a buffer of your own for up to max_mr_size " + DeviceLimits.MAX_MR_SIZE);
         }
-        return registerMemory(BufferUtil.allocateDirectAligned(align(length), PAGE).limit(length), access);
+        ByteBuffer memory;
+        try {
+            memory = BufferUtil.allocateDirectAligned(align(length), PAGE);
+        } catch (OutOfMemoryError e) {
+            // Direct memory is capped (-XX:MaxDirectMemorySize); the JVM refuses before touching it.
+            throw new ResourceLimitException("cannot allocate " + length + " bytes of direct memory: " + e.getMessage());
+        }
+        return registerMemory(memory.limit(length), access);
     }
 
     private static int align(int length) {
@@ -105,32 +124,10 @@ final class SoftPd implements ProtectionDomain {
      * writing when ib_access_writable(): LOCAL_WRITE, REMOTE_WRITE, REMOTE_ATOMIC or MW_BIND).
      */
     private static void checkWritable(ByteBuffer buffer, int access) {
-        int writing = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC | AccessFlags.MW_BIND;
-        if (buffer.isReadOnly() && (access & writing) != 0) {
+        if (buffer.isReadOnly() && (access & WRITING) != 0) {
             throw new InvalidAttributeException("a read-only buffer cannot be registered with "
-                + AccessFlags.describe(access & writing) + ": the RNIC would write into it; register it with "
+                + AccessFlags.describe(access & WRITING) + ": the RNIC would write into it; register it with "
                 + "REMOTE_READ only (or none)");
-        }
-    }
-
-    /**
-     * A mapping of a file shorter than the mapping has no pages past the file's end: touching them
-     * faults. The kernel pins every page at registration and fails there; this touches one byte of
-     * every page for the same effect (a truncation after registration is the owner's to avoid, as
-     * with any mapped file in Java).
-     */
-    private static void checkMapped(MappedByteBuffer mapped) {
-        try {
-            for (int i = 0; i < mapped.limit(); i += PAGE) {
-                mapped.get(i);
-            }
-            mapped.get(mapped.limit() - 1);
-            // The JVM reports the fault asynchronously ("a fault occurred in a recent unsafe memory
-            // access"), at the next transition from native code at the latest: make one here.
-            Thread.yield();
-        } catch (InternalError e) {
-            throw new InvalidAttributeException("the mapped buffer is not backed by its file over its whole length "
-                + "(the file is shorter than the mapping): " + e.getMessage());
         }
     }
 
