@@ -3,7 +3,6 @@ package io.jroce.rnic;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.jroce.rnic.core.SoftDevice;
@@ -20,6 +19,7 @@ import io.jroce.stack.transport.RoceTransport;
 import io.jroce.stack.udp.UdpTransport;
 import io.jroce.stack.udp.UdpTransportException;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.Mtu;
@@ -67,12 +67,13 @@ public final class SoftRnic {
 
         /** Device name; default {@code jroce0}. */
         public Builder name(String name) {
-            this.name = name;
+            this.name = Arguments.notNull(name, "device name");
             return this;
         }
 
         /** A local IP address (literal): it becomes a GID and gets its own UDP socket. Repeatable. */
         public Builder address(String ipLiteral) {
+            Arguments.notNull(ipLiteral, "address");
             Gid.parse(ipLiteral); // fail early on a bad literal
             addresses.add(ipLiteral);
             return this;
@@ -89,7 +90,7 @@ public final class SoftRnic {
 
         /** The port's active MTU, the largest path MTU a QP may use; default 4096. */
         public Builder activeMtu(Mtu mtu) {
-            this.activeMtu = mtu;
+            this.activeMtu = Arguments.notNull(mtu, "active MTU");
             return this;
         }
 
@@ -98,7 +99,7 @@ public final class SoftRnic {
          * that Wireshark decodes as RoCEv2; for {@link #open()} only.
          */
         public Builder pcap(Path file) {
-            this.pcap = Objects.requireNonNull(file, "file");
+            this.pcap = Arguments.notNull(file, "pcap file");
             return this;
         }
 

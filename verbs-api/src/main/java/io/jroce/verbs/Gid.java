@@ -42,6 +42,7 @@ public final class Gid {
 
     /** Parses an IP address literal (no name lookup) into its GID. */
     public static Gid parse(String ipLiteral) {
+        Arguments.notNull(ipLiteral, "IP address literal");
         try {
             if (!ipLiteral.matches("[0-9a-fA-F:.%]+")) {
                 throw new InvalidAttributeException("not an IP address literal: " + ipLiteral);

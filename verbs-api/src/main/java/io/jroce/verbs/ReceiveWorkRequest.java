@@ -27,15 +27,18 @@ public final class ReceiveWorkRequest {
     }
 
     public ReceiveWorkRequest sgList(ScatterGatherEntry... entries) {
+        Arguments.noNullIn(entries, entries == null ? 0 : entries.length, "sg_list");
         this.sgList = entries;
         this.numSge = entries.length;
         return this;
     }
 
     public ReceiveWorkRequest sgList(ScatterGatherEntry[] entries, int numSge) {
+        Arguments.notNull(entries, "sg_list");
         if (numSge < 0 || numSge > entries.length) {
             throw new InvalidAttributeException("numSge " + numSge + " outside 0.." + entries.length);
         }
+        Arguments.noNullIn(entries, numSge, "sg_list");
         this.sgList = entries;
         this.numSge = numSge;
         return this;

@@ -71,6 +71,7 @@ public final class SendWorkRequest {
 
     /** Uses the given entries (not copied: keep them unchanged until post returns). */
     public SendWorkRequest sgList(ScatterGatherEntry... entries) {
+        Arguments.noNullIn(entries, entries == null ? 0 : entries.length, "sg_list");
         this.sgList = entries;
         this.numSge = entries.length;
         return this;
@@ -78,9 +79,11 @@ public final class SendWorkRequest {
 
     /** Uses the first {@code numSge} of {@code entries}, for reuse without allocation. */
     public SendWorkRequest sgList(ScatterGatherEntry[] entries, int numSge) {
+        Arguments.notNull(entries, "sg_list");
         if (numSge < 0 || numSge > entries.length) {
             throw new InvalidAttributeException("numSge " + numSge + " outside 0.." + entries.length);
         }
+        Arguments.noNullIn(entries, numSge, "sg_list");
         this.sgList = entries;
         this.numSge = numSge;
         return this;
