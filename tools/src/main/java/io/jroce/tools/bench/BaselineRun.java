@@ -80,7 +80,7 @@ final class BaselineRun {
                 int resends = endpoint.loop().submit(c::resends).get();
                 control.send("DONE", rtt.length);
                 control.receive("COUNTS");
-                PerftestReport.latency(out, o.size(), rtt);
+                BaselineReport.latency(out, o.size(), rtt);
                 if (resends > 0) {
                     err.println("jroce udp_lat: warning: " + resends + " probes or answers were lost and sent again");
                 }
@@ -95,7 +95,7 @@ final class BaselineRun {
                 long serverReceived = Long.parseLong(counts[1]);
                 long serverSent = Long.parseLong(counts[2]);
                 long iterations = r.messages(); // every flow's, as the twins count with -q
-                PerftestReport.bandwidth(out, o.size(), iterations, r.peakMessagesPerSec(), r.messagesPerSec(),
+                BaselineReport.bandwidth(out, o.size(), iterations, r.peakMessagesPerSec(), r.messagesPerSec(),
                     o.reportGbits());
                 long lost = (r.sentDatagrams() - serverReceived) + (serverSent - r.receivedDatagrams());
                 if (lost > 0) {

@@ -46,7 +46,7 @@ final class BenchRunner {
         String label = c.name() + "-" + (jroce ? "jroce" : "udp") + "-" + what;
         ProcessPair.Outcome out = pairs.run(label, o.tcpPort(), c.args(jroce, false, o, iters), c.args(jroce, true, o, iters));
         if (out.ok()) {
-            log.printf("  %-28s %s = %.3f%n", label, c.metric().label(), c.metric().of(out.row()));
+            log.printf("  %-28s %s = %.3f%n", label, c.metric().label(), c.metric().of(out.report()));
         } else {
             log.println("  " + label + " FAILED: " + out.failure());
             failures.add(out.failure());
@@ -67,12 +67,12 @@ final class BenchRunner {
                 failed++;
                 continue;
             }
-            metric.add(c.metric().of(r.row()));
-            double ops = r.row().iterations();
+            metric.add(c.metric().of(r.report()));
+            double ops = r.report().iterations().orElseThrow();
             double cpu = cpu(r);
             double alloc = alloc(r);
             if (marginal) {
-                ops -= cal.row().iterations();
+                ops -= cal.report().iterations().orElseThrow();
                 cpu -= cpu(cal);
                 alloc -= alloc(cal);
             }

@@ -1,5 +1,7 @@
 package io.jroce.tools.bench;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
+
 /** The few lines a baseline prints before perftest's table, saying what it measures. */
 final class LineFormat {
     private LineFormat() {
@@ -7,7 +9,7 @@ final class LineFormat {
 
     static String banner(BaselineOptions o, String name, String role) {
         StringBuilder sb = new StringBuilder();
-        sb.append(PerftestReport.LINE).append('\n');
+        sb.append(PerftestReportWriter.LINE).append('\n');
         if (o.latency()) {
             int length = WireLayout.packetLength(WireLayout.Operation.SEND, o.size(), o.mtu(), 0);
             sb.append(String.format("                    UDP baseline of Send Latency (jroce %s)%n", name));
@@ -24,7 +26,7 @@ final class LineFormat {
                 StreamClient.MAX_IN_FLIGHT));
         }
         sb.append(' ').append(role).append('\n');
-        sb.append(PerftestReport.LINE);
+        sb.append(PerftestReportWriter.LINE);
         return sb.toString();
     }
 }

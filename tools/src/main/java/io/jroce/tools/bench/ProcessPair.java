@@ -1,5 +1,7 @@
 package io.jroce.tools.bench;
 
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +32,7 @@ final class ProcessPair {
     }
 
     /** Both sides of one run; {@code failure} says what went wrong, or is null. */
-    record Outcome(Side server, Side client, ReportRow row, String failure) {
+    record Outcome(Side server, Side client, PerftestReport report, String failure) {
         boolean ok() {
             return failure == null;
         }
@@ -57,17 +59,17 @@ final class ProcessPair {
         }
         Side s = side(label + "-server", server.exitValue());
         Side c = side(label + "-client", client.exitValue());
-        ReportRow row = ReportRow.parse(c.stdout());
+        PerftestReport report = PerftestReportParser.parse(c.stdout());
         String failure = null;
         if (s.exitStatus() != 0 || c.exitStatus() != 0) {
             failure = label + ": exit status server " + s.exitStatus() + ", client " + c.exitStatus()
                 + " (see " + logDir + ")";
-        } else if (row == null) {
+        } else if (report.iterations().isEmpty()) {
             failure = label + ": no perftest result row in " + c.stdoutFile();
         } else if (s.stats() == null || c.stats() == null) {
             failure = label + ": a process wrote no " + ProcessStats.ENV + " file";
         }
-        return new Outcome(s, c, row, failure);
+        return new Outcome(s, c, report, failure);
     }
 
     private Process start(String name, List<String> args) throws IOException {

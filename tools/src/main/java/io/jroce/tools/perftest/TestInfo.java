@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.QpType;
 import java.io.PrintStream;
 
@@ -9,7 +10,7 @@ final class TestInfo {
     }
 
     static void print(PrintStream out, PerftestParams p) {
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
         StringBuilder banner = new StringBuilder("                    ").append(p.verb.banner()).append(' ');
         if (p.verb == PerftestTool.Verb.ATOMIC) {
             banner.append(p.options.compareSwap() ? "CMP_AND_SWAP " : "FETCH_AND_ADD ");
@@ -45,7 +46,7 @@ final class TestInfo {
         }
         out.println(" rdma_cm QPs\t : OFF");
         out.println(" Data ex. method : Ethernet");
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
     }
 
     private static String connection(QpType type) {

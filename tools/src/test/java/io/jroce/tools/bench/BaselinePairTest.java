@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.CommandRunner;
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
@@ -13,25 +15,25 @@ import org.junit.jupiter.api.Test;
 class BaselinePairTest {
     @Test
     void udpBwStreamsEveryMessage() throws Exception {
-        ReportRow row = pair("udp_bw", "-s", "65536", "-m", "4096", "-n", "200", "-q", "2");
-        assertEquals(400, row.iterations(), "both flows' messages");
+        PerftestReport row = pair("udp_bw", "-s", "65536", "-m", "4096", "-n", "200", "-q", "2");
+        assertEquals(400, row.iterations().orElseThrow(), "both flows' messages");
         assertTrue(Metric.BW_AVERAGE.of(row) > 0);
     }
 
     @Test
     void udpBwReadsEveryMessage() throws Exception {
-        ReportRow row = pair("udp_bw", "--read", "-s", "10000", "-m", "1024", "-n", "100");
-        assertEquals(100, row.iterations());
+        PerftestReport row = pair("udp_bw", "--read", "-s", "10000", "-m", "1024", "-n", "100");
+        assertEquals(100, row.iterations().orElseThrow());
     }
 
     @Test
     void udpLatAnswersEveryProbe() throws Exception {
-        ReportRow row = pair("udp_lat", "-s", "64", "-n", "300");
-        assertEquals(300, row.iterations());
+        PerftestReport row = pair("udp_lat", "-s", "64", "-n", "300");
+        assertEquals(300, row.iterations().orElseThrow());
         assertTrue(Metric.LATENCY_TYPICAL.of(row) > 0);
     }
 
-    private static ReportRow pair(String tool, String... test) throws Exception {
+    private static PerftestReport pair(String tool, String... test) throws Exception {
         int tcp = freePort();
         int udp = freePort();
         String[] common = {"-p", Integer.toString(tcp), "--udp-port", Integer.toString(udp)};
@@ -41,7 +43,7 @@ class BaselinePairTest {
             new String[] {"127.0.0.2"}));
         assertEquals(0, client.status(), client.transcript());
         assertEquals(0, server.get().status(), server.get().transcript());
-        return ReportRow.parse(client.out());
+        return PerftestReportParser.parse(client.out());
     }
 
     private static CommandRunner run(String[] args) {

@@ -1,9 +1,10 @@
 package io.jroce.tools.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,8 @@ class ReportParsingTest {
              65536      5000             224.42             118.34 \t\t   0.001893
             ---------------------------------------------------------------------------------------
             """;
-        ReportRow row = ReportRow.parse(out);
-        assertEquals(5000, row.iterations());
+        PerftestReport row = PerftestReportParser.parse(out);
+        assertEquals(5000, row.iterations().orElseThrow());
         assertEquals(118.34, Metric.BW_AVERAGE.of(row));
         assertEquals(0.001893, Metric.MSG_RATE.of(row));
     }
@@ -29,25 +30,26 @@ class ReportParsingTest {
     void theBaselinesReportsReadBack() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        PerftestReport.bandwidth(out, 65536, 1000, 2000, 1000, false);
-        ReportRow bw = ReportRow.parse(bytes.toString(StandardCharsets.UTF_8));
-        assertEquals(1000, bw.iterations());
+        BaselineReport.bandwidth(out, 65536, 1000, 2000, 1000, false);
+        PerftestReport bw = PerftestReportParser.parse(bytes.toString(StandardCharsets.UTF_8));
+        assertEquals(1000, bw.iterations().orElseThrow());
         assertEquals(62.5, Metric.BW_AVERAGE.of(bw), 0.01, "65536 B x 1000/s in MiB/s");
         assertEquals(0.001, Metric.MSG_RATE.of(bw), 1e-6);
 
         bytes.reset();
-        PerftestReport.latency(out, 64, new long[] {4000, 2000, 6000, 8000, 10_000});
-        ReportRow lat = ReportRow.parse(bytes.toString(StandardCharsets.UTF_8));
-        assertTrue(lat.latency());
-        assertEquals(5, lat.iterations());
+        BaselineReport.latency(out, 64, new long[] {4000, 2000, 6000, 8000, 10_000});
+        PerftestReport lat = PerftestReportParser.parse(bytes.toString(StandardCharsets.UTF_8));
+        assertEquals(PerftestReport.Table.LAT, lat.table());
+        assertEquals(5, lat.iterations().orElseThrow());
         assertEquals(3.0, Metric.LATENCY_TYPICAL.of(lat), 1e-9, "the median half round trip");
-        assertEquals(1.0, lat.value(2), 1e-9);
-        assertEquals(5.0, lat.value(3), 1e-9);
+        assertEquals(1.0, lat.lastLatencyRow().orElseThrow().tMin(), 1e-9);
+        assertEquals(5.0, lat.lastLatencyRow().orElseThrow().tMax(), 1e-9);
     }
 
     @Test
     void noRowNoResult() {
-        assertNull(ReportRow.parse("jroce write_bw: error: Couldn't connect to 127.0.0.2:18515\n"));
+        assertTrue(PerftestReportParser.parse("jroce write_bw: error: Couldn't connect to 127.0.0.2:18515\n")
+            .iterations().isEmpty());
     }
 
     @Test
@@ -56,8 +58,8 @@ class ReportParsingTest {
         for (int i = 0; i < sorted.length; i++) {
             sorted[i] = i + 1;
         }
-        assertEquals(990, PerftestReport.percentile(sorted, 0.99));
-        assertEquals(999, PerftestReport.percentile(sorted, 0.999));
+        assertEquals(990, BaselineReport.percentile(sorted, 0.99));
+        assertEquals(999, BaselineReport.percentile(sorted, 0.999));
     }
 
     @Test
