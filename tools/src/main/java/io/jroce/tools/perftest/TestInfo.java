@@ -21,7 +21,7 @@ final class TestInfo {
             banner.append("Latency ");
         }
         out.println(banner.append("Test"));
-        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", p.options.deviceName());
+        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", p.options.device().name());
         out.printf(" Number of qps   : %d\t\tTransport type : IB%n", p.numQps);
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", connection(p.qpType));
         // jroce has no PCIe, and posts through one API (the ibv_post_send of the old flow).

@@ -1,12 +1,12 @@
 package io.jroce.tools.pingpong;
 
 /**
- * What the tools would need that a jroce device does not have, and the limits srq_pingpong sets
- * before it opens a device. Each is refused with the line the real tool prints (on a device without
+ * The checks the real tools make on their options before they open a device: what they would need
+ * that a jroce device does not have, and the limits srq_pingpong sets. Each is refused with the line the real tool prints (on a device without
  * the capability), in the order it checks them, and exit status 1, instead of being ignored.
  */
-final class Refusals {
-    private Refusals() {
+final class OptionChecks {
+    private OptionChecks() {
     }
 
     /** The refusal for the first option given that cannot be honoured, or null when there is none. */
