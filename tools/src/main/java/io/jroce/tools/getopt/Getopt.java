@@ -43,6 +43,22 @@ public final class Getopt {
         }
     }
 
+    /**
+     * A twin's command line: options, and at most one operand, the server to connect to.
+     *
+     * @return the server, or null to be the server
+     */
+    public static String parseWithServer(List<OptionSpec> table, List<String> args) throws UsageException {
+        String[] host = {null};
+        new Getopt(table, (o, operand) -> {
+            if (host[0] != null) {
+                throw new UsageException("one server host at most, got '" + host[0] + "' and '" + operand + "'");
+            }
+            host[0] = operand;
+        }).parse(args);
+        return host[0];
+    }
+
     /** Handles the long option at {@code args[i]}; returns the index of the last argument it used. */
     private int longOption(List<String> args, int i) throws UsageException {
         String arg = args.get(i);

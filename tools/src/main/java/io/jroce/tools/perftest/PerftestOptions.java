@@ -69,7 +69,6 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
     /** getopt_long as perftest calls it: "-s 1", "-s1", "--size=1", "--size 1", bundled flags "-ab". */
     private static final class Parser {
         private final PerftestTool tool;
-        private String host;
         private int tcpPort = DEFAULT_TCP_PORT;
         private long size;
         private int iters;
@@ -139,12 +138,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         }
 
         PerftestOptions parse(ArgCursor args) throws UsageException {
-            new Getopt(table(), (o, operand) -> {
-                if (host != null) {
-                    throw new UsageException("one server host at most, got '" + host + "' and '" + operand + "'");
-                }
-                host = operand;
-            }).parse(args.rest());
+            String host = Getopt.parseWithServer(table(), args.rest());
             return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
                 inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
                 new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, help, version), device.build());

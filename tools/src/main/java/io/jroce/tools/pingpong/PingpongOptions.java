@@ -147,7 +147,6 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
     /** The table of {@code tool}'s options: its letters of ibv_rc_pingpong's, then jroce's own. */
     private static final class Parser {
         private final PingpongTool tool;
-        private String host;
         private int tcpPort = DEFAULT_TCP_PORT;
         private int size;
         private Mtu mtu = Mtu.MTU_1024;
@@ -209,12 +208,7 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
         }
 
         PingpongOptions parse(ArgCursor args) throws UsageException {
-            new Getopt(table(), (o, operand) -> {
-                if (host != null) {
-                    throw new UsageException("one server host at most, got '" + host + "' and '" + operand + "'");
-                }
-                host = operand;
-            }).parse(args.rest());
+            String host = Getopt.parseWithServer(table(), args.rest());
             return new PingpongOptions(tool, host, tcpPort, size, mtu, numQp, rxDepth, iters, sl, gidIndex,
                 new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
                 device.build(), timeoutSeconds);

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.ArgCursor;
-import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.Gid;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
