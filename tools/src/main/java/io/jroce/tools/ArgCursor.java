@@ -1,10 +1,12 @@
 package io.jroce.tools;
 
+import io.jroce.tools.getopt.Getopt;
 import java.util.List;
 
 /**
- * Walks a command's arguments: options are read one at a time with {@link #next()} and their
- * values with {@link #value}. Both {@code --opt value} and {@code --opt=value} are accepted.
+ * A command's arguments. The twins and the device commands hand them all ({@link #rest()}) to
+ * {@link Getopt}; the benchmark commands walk them: options are read one at a time with
+ * {@link #next()} and their values with {@link #value}, as {@code --opt value} or {@code --opt=value}.
  */
 public final class ArgCursor {
     private final List<String> args;
@@ -50,16 +52,14 @@ public final class ArgCursor {
 
     /** The value of {@code option} as an integer in {@code min..max}. */
     public int intValue(String option, int min, int max) throws UsageException {
-        String v = value(option);
-        try {
-            int n = Integer.decode(v);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(option + " needs a number from " + min + " to " + max + ", got '" + v + "'");
+        return Getopt.integer(option, value(option), min, max);
+    }
+
+    /** Every argument not read yet, as given; the cursor is then at the end. */
+    public List<String> rest() {
+        List<String> rest = args.subList(index, args.size());
+        index = args.size();
+        return rest;
     }
 
     /** Fails when an option given as {@code --opt=value} did not take its value. */
@@ -71,6 +71,6 @@ public final class ArgCursor {
 
     /** The error for an option the command does not know. */
     public static UsageException unknown(String option) {
-        return new UsageException("unknown option '" + option + "'");
+        return Getopt.unknown(option);
     }
 }

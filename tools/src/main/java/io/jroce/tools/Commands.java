@@ -17,7 +17,6 @@ public final class Commands {
     private static List<Command> build() {
         List<Command> all = new ArrayList<>(List.of(new DemoCommand(), new DevinfoCommand()));
         all.addAll(PingpongCommand.all());
-        all.addAll(io.jroce.tools.bench.BenchCommands.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         return List.copyOf(all);
     }

@@ -1,6 +1,5 @@
 package io.jroce.tools;
 
-import io.jroce.tools.bench.ProcessStats;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -16,20 +15,31 @@ public final class Main {
      */
     private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
 
+    /** The benchmark harness's commands, which live in the benchmarks module; the launcher runs them there. */
+    private static final String BENCH = "bench";
+    private static final List<String> BASELINES = List.of("udp_bw", "udp_lat");
+
     private Main() {
     }
 
     public static void main(String[] args) {
+        System.exit(launch(args, Commands.all()));
+    }
+
+    /**
+     * Runs one command line of a process, as {@link #main} does with {@code commands}, and returns
+     * its exit status: for a main that knows more commands (the benchmark harness's).
+     */
+    public static int launch(String[] args, List<Command> commands) {
         if (System.getProperty(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "warn");
         }
         if (System.getProperty(LEAK_DETECTION) == null) {
             System.setProperty(LEAK_DETECTION, "disabled"); // before Netty's first buffer
         }
-        ProcessStats stats = ProcessStats.startFromEnvironment(); // JROCE_PROCESS_STATS=FILE: CPU, allocation, memory
         int status;
         try {
-            status = run(args, System.out, System.err);
+            status = run(args, commands, System.out, System.err);
         } catch (InterruptedException e) {
             System.err.println("jroce: interrupted");
             status = ExitStatus.FAILED;
@@ -40,25 +50,30 @@ public final class Main {
             status = ExitStatus.FAILED;
         }
         System.out.flush();
-        ProcessStats.finish(stats, args, status);
-        System.exit(status);
+        return status;
     }
 
     /** Runs one command line and returns its exit status; prints only to {@code out} and {@code err}. */
     public static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        return run(args, Commands.all(), out, err);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with {@code commands} to choose from. */
+    public static int run(String[] args, List<Command> commands, PrintStream out, PrintStream err)
+        throws InterruptedException {
         if (args.length == 0) {
-            err.print(usage());
+            err.print(usage(commands));
             return ExitStatus.USAGE;
         }
         String name = args[0];
         List<String> rest = Arrays.asList(args).subList(1, args.length);
         if (isHelp(name)) {
-            return help(rest, out, err);
+            return help(rest, commands, out, err);
         }
-        Optional<Command> command = Commands.find(name);
+        Optional<Command> command = find(commands, name);
         if (command.isEmpty()) {
             err.println("jroce: unknown command '" + name + "'");
-            err.print(usage());
+            err.print(usage(commands));
             return ExitStatus.USAGE;
         }
         Command c = command.get();
@@ -76,15 +91,15 @@ public final class Main {
         }
     }
 
-    private static int help(List<String> rest, PrintStream out, PrintStream err) {
+    private static int help(List<String> rest, List<Command> commands, PrintStream out, PrintStream err) {
         if (rest.isEmpty()) {
-            out.print(usage());
+            out.print(usage(commands));
             return ExitStatus.OK;
         }
-        Optional<Command> command = Commands.find(rest.get(0));
+        Optional<Command> command = find(commands, rest.get(0));
         if (command.isEmpty()) {
             err.println("jroce help: unknown command '" + rest.get(0) + "'");
-            err.print(usage());
+            err.print(usage(commands));
             return ExitStatus.USAGE;
         }
         out.print(command.get().usage());
@@ -95,14 +110,27 @@ public final class Main {
         return arg.equals("help") || arg.equals("-h") || arg.equals("--help");
     }
 
+    private static Optional<Command> find(List<Command> commands, String name) {
+        return commands.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
     /** The text of {@code jroce help}. */
     public static String usage() {
+        return usage(Commands.all());
+    }
+
+    private static String usage(List<Command> commands) {
         StringBuilder sb = new StringBuilder();
         sb.append("usage: jroce <command> [options]\n\n");
         sb.append("jroce is a software RDMA NIC in pure Java that speaks RoCEv2 (UDP port 4791).\n\n");
         sb.append("commands:\n");
-        for (Command c : Commands.all()) {
+        for (Command c : commands) {
             sb.append(String.format("  %-12s %s%n", c.name(), c.summary()));
+        }
+        if (find(commands, BENCH).isEmpty()) {
+            sb.append(String.format("  %-12s %s%n", BENCH, "benchmark harness: perftest twins against their raw-UDP baselines "
+                + String.join(", ", BASELINES)));
+            sb.append(String.format("  %-12s %s%n", "", "(module benchmarks, which ./jroce builds and runs; docs/benchmarks.md)"));
         }
         sb.append(String.format("  %-12s %s%n", "help", "this message; 'jroce help <command>' shows a command's options"));
         return sb.toString();

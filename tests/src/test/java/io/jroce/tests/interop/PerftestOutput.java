@@ -1,5 +1,9 @@
 package io.jroce.tests.interop;
 
+import io.jroce.tools.perftest.report.BwRow;
+import io.jroce.tools.perftest.report.LatencyRow;
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +15,8 @@ import java.util.regex.Pattern;
  * What one perftest tool printed (rdma-core's perftest v4.5-0.17, {@code ib_write_bw} and the
  * others, or jroce's twins, which print the same lines), parsed: the title of the parameter block
  * ({@code RDMA_Write BW Test}), its {@code key : value} pairs, the {@code local address:} and
- * {@code remote address:} lines each with its {@code GID:} line, and the result table, a BW one
+ * {@code remote address:} lines each with its {@code GID:} line, and the result table
+ * ({@link PerftestReportParser}, the parser of the main code), a BW one
  * ({@code #bytes #iterations BW peak BW average MsgRate}) or a latency one ({@code #bytes #iterations
  * t_min t_max t_typical t_avg t_stdev 99% 99.9%}). Lines it does not know (stderr interleaved
  * with stdout, a retry's messages, the guest's console) are skipped. Samples of real perftest on
@@ -34,9 +39,6 @@ import java.util.regex.Pattern;
  * one sample is far off): parsed as NaN.
  */
 final class PerftestOutput {
-    /** Which result table the output has. */
-    enum Table { NONE, BW, LAT }
-
     /** One {@code local address:} or {@code remote address:} line (after the colon) and its GID line's value. */
     record Address(String fields, String gid) {
         @Override
@@ -45,33 +47,17 @@ final class PerftestOutput {
         }
     }
 
-    /** One row of a BW table; {@code text} as printed. */
-    record BwRow(long bytes, long iterations, double bwPeak, double bwAverage, double msgRateMpps, String text) {
-    }
-
-    /** One row of a latency table (microseconds); {@code text} as printed. */
-    record LatRow(long bytes, long iterations, double tMin, double tMax, double tTypical, double tAvg, double tStdev,
-                  double p99, double p999, String text) {
-    }
-
     private static final Pattern TITLE = Pattern.compile("^\\s{4,}(\\S.*\\b(?:BW|Latency) Test)\\s*$");
     private static final Pattern DASHES = Pattern.compile("^-{20,}\\s*$");
     private static final Pattern ADDRESS = Pattern.compile("^\\s*(local|remote) address:\\s*(.*?)\\s*$");
     private static final Pattern GID = Pattern.compile("^\\s*GID:\\s*(\\S+)\\s*$");
-    private static final Pattern BW_UNIT = Pattern.compile("BW peak\\[([^\\]]+)]");
-    private static final Pattern ROW = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S.*$");
 
     private final List<String> lines;
     private String title;
     private final Map<String, String> parameters = new LinkedHashMap<>();
     private final List<Address> local = new ArrayList<>();
     private final List<Address> remote = new ArrayList<>();
-    private Table table = Table.NONE;
-    private String tableHeader;
-    private String bwUnit;
-    private final List<BwRow> bwRows = new ArrayList<>();
-    private final List<LatRow> latRows = new ArrayList<>();
-    private final List<String> unparsedRows = new ArrayList<>();
+    private PerftestReport report;
     private boolean waitingBox;
 
     private PerftestOutput(List<String> lines) {
@@ -118,23 +104,13 @@ final class PerftestOutput {
             }
             if (line.contains("#bytes") && line.contains("#iterations")) {
                 inParameters = false;
-                tableHeader = line.trim();
-                if (line.contains("t_min[")) {
-                    table = Table.LAT;
-                } else if ((m = BW_UNIT.matcher(line)).find()) {
-                    table = Table.BW;
-                    bwUnit = m.group(1);
-                }
                 continue;
             }
             if (inParameters) {
                 parameterLine(line);
-                continue;
-            }
-            if (table != Table.NONE && ROW.matcher(line).matches()) {
-                row(line);
             }
         }
+        report = PerftestReportParser.parse(lines);
     }
 
     /** " Dual-port       : OFF\t\tDevice         : rxe0": one or two pairs, two tabs apart. */
@@ -148,40 +124,6 @@ final class PerftestOutput {
                 }
             }
         }
-    }
-
-    private void row(String line) {
-        String[] f = line.trim().split("\\s+");
-        try {
-            if (table == Table.BW && f.length == 5) {
-                bwRows.add(new BwRow(Long.parseLong(f[0]), Long.parseLong(f[1]), number(f[2]), number(f[3]),
-                    number(f[4]), line));
-                return;
-            }
-            if (table == Table.LAT && f.length == 9) {
-                latRows.add(new LatRow(Long.parseLong(f[0]), Long.parseLong(f[1]), number(f[2]), number(f[3]),
-                    number(f[4]), number(f[5]), number(f[6]), number(f[7]), number(f[8]), line));
-                return;
-            }
-        } catch (NumberFormatException e) {
-            // kept below
-        }
-        unparsedRows.add(line);
-    }
-
-    /** printf's %f output, including glibc's "nan", "-nan", "inf". */
-    static double number(String s) {
-        String t = s.toLowerCase(java.util.Locale.ROOT);
-        if (t.equals("nan") || t.equals("-nan")) {
-            return Double.NaN;
-        }
-        if (t.equals("inf")) {
-            return Double.POSITIVE_INFINITY;
-        }
-        if (t.equals("-inf")) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return Double.parseDouble(s);
     }
 
     /** The title of the parameter block, e.g. {@code RDMA_Write BW Test}, or null. */
@@ -202,31 +144,31 @@ final class PerftestOutput {
         return remote;
     }
 
-    Table table() {
-        return table;
+    PerftestReport.Table table() {
+        return report.table();
     }
 
     /** The table's header line, trimmed, or null. */
     String tableHeader() {
-        return tableHeader;
+        return report.header();
     }
 
     /** The unit of a BW table: {@code MB/sec} or, with --report_gbits, {@code Gb/sec}. */
     String bwUnit() {
-        return bwUnit;
+        return report.bwUnit();
     }
 
     List<BwRow> bwRows() {
-        return bwRows;
+        return report.bwRows();
     }
 
-    List<LatRow> latRows() {
-        return latRows;
+    List<LatencyRow> latRows() {
+        return report.latencyRows();
     }
 
     /** Lines after a table header that start like a row but do not parse as one. */
     List<String> unparsedRows() {
-        return unparsedRows;
+        return report.unparsedRows();
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.jroce.tests.interop;
 
+import io.jroce.tools.perftest.report.BwRow;
+import io.jroce.tools.perftest.report.LatencyRow;
+import io.jroce.tools.perftest.report.PerftestReport;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -50,9 +53,9 @@ class PerftestOutputTest {
             "LID 0000 QPN 0x[0-9a-f]{4} PSN 0x[0-9a-f]{6} RKey 0x[0-9a-f]{6} VAddr 0x[0-9a-f]{14}"), o.toString());
         assertEquals(CLIENT_GID, o.localAddresses().get(0).gid());
         assertEquals(SERVER_GID, o.remoteAddresses().get(0).gid());
-        assertEquals(PerftestOutput.Table.BW, o.table());
+        assertEquals(PerftestReport.Table.BW, o.table());
         assertEquals("MB/sec", o.bwUnit());
-        PerftestOutput.BwRow r = o.bwRows().get(0);
+        BwRow r = o.bwRows().get(0);
         assertEquals(65536, r.bytes());
         assertEquals(100, r.iterations());
         assertTrue(r.bwAverage() > 0 && r.msgRateMpps() > 0);
@@ -61,8 +64,8 @@ class PerftestOutputTest {
     @Test
     void latencyRowsWithNan() {
         PerftestOutput o = PerftestRxeTest.sample("write_lat-server.txt");
-        assertEquals(PerftestOutput.Table.LAT, o.table());
-        PerftestOutput.LatRow r = o.latRows().get(0);
+        assertEquals(PerftestReport.Table.LAT, o.table());
+        LatencyRow r = o.latRows().get(0);
         assertEquals(2, r.bytes());
         assertEquals(200, r.iterations());
         assertTrue(Double.isNaN(r.tStdev()), r.text()); // this sample printed -nan
@@ -74,7 +77,7 @@ class PerftestOutputTest {
         PerftestOutput o = PerftestRxeTest.sample("read_lat-server.txt");
         assertEquals("RDMA_Read Latency Test", o.title());
         assertTrue(o.waitingBox());
-        assertEquals(PerftestOutput.Table.NONE, o.table());
+        assertEquals(PerftestReport.Table.NONE, o.table());
         assertNull(o.tableHeader());
         assertTrue(o.localAddresses().get(0).fields().contains(" OUT 0x80 "), o.toString());
     }

@@ -1,5 +1,8 @@
 package io.jroce.tests.interop;
 
+import io.jroce.tools.perftest.report.BwRow;
+import io.jroce.tools.perftest.report.LatencyRow;
+import io.jroce.tools.perftest.report.PerftestReport;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -323,14 +326,14 @@ class PerftestRxeTest {
 
     private static void checkBw(Step step, PerftestOutput client, PerftestOutput server) {
         String unit = step.has("--report_gbits") ? "Gb/sec" : "MB/sec";
-        assertEquals(PerftestOutput.Table.BW, client.table(), "client's table");
-        assertEquals(PerftestOutput.Table.BW, server.table(), "server's table");
+        assertEquals(PerftestReport.Table.BW, client.table(), "client's table");
+        assertEquals(PerftestReport.Table.BW, server.table(), "server's table");
         assertEquals(unit, client.bwUnit(), "client's BW unit");
         assertEquals(unit, server.bwUnit(), "server's BW unit");
         assertEquals(1, client.bwRows().size(), "client's BW rows");
         assertEquals(1, server.bwRows().size(), "server's BW rows");
-        PerftestOutput.BwRow c = client.bwRows().get(0);
-        PerftestOutput.BwRow s = server.bwRows().get(0);
+        BwRow c = client.bwRows().get(0);
+        BwRow s = server.bwRows().get(0);
         assertEquals(List.of(step.size(), step.iterations()), List.of(c.bytes(), c.iterations()),
             "client's #bytes, #iterations");
         assertEquals(List.of(step.size(), step.iterations()), List.of(s.bytes(), s.iterations()),
@@ -338,14 +341,14 @@ class PerftestRxeTest {
         // the times behind a row were measured by the client, or (send_bw) by the server for its own row
         boolean clientClock = !client.clockUncalibrated();
         boolean serverRowClock = step.serverPrintsClientRow() ? clientClock : !server.clockUncalibrated();
-        List<PerftestOutput.BwRow> timed = new ArrayList<>();
+        List<BwRow> timed = new ArrayList<>();
         if (clientClock) {
             timed.add(c);
         }
         if (serverRowClock) {
             timed.add(s);
         }
-        for (PerftestOutput.BwRow r : timed) {
+        for (BwRow r : timed) {
             assertTrue(r.msgRateMpps() > 0, () -> "message rate 0: " + r.text());
             assertTrue(r.bwPeak() >= 0 && r.bwAverage() >= 0, () -> "negative BW: " + r.text());
             assertTrue(PerftestOutput.bwConsistentWithRate(r, unit), () -> "BW average is not #bytes x MsgRate: " + r.text());
@@ -357,20 +360,20 @@ class PerftestRxeTest {
     }
 
     private static void checkLat(Step step, PerftestOutput client, PerftestOutput server) {
-        assertEquals(PerftestOutput.Table.LAT, client.table(), "client's table");
+        assertEquals(PerftestReport.Table.LAT, client.table(), "client's table");
         assertEquals(1, client.latRows().size(), "client's latency rows");
         checkLatRow(step, client.latRows().get(0), !client.clockUncalibrated());
         if (step.serverReports()) {
-            assertEquals(PerftestOutput.Table.LAT, server.table(), "server's table");
+            assertEquals(PerftestReport.Table.LAT, server.table(), "server's table");
             assertEquals(1, server.latRows().size(), "server's latency rows");
             checkLatRow(step, server.latRows().get(0), !server.clockUncalibrated());
         } else {
-            assertEquals(PerftestOutput.Table.NONE, server.table(), "a table on the server (perftest prints none)");
+            assertEquals(PerftestReport.Table.NONE, server.table(), "a table on the server (perftest prints none)");
         }
     }
 
     /** Counts always; times only when the side had a clock (see {@link PerftestOutput#clockUncalibrated()}). */
-    private static void checkLatRow(Step step, PerftestOutput.LatRow r, boolean clock) {
+    private static void checkLatRow(Step step, LatencyRow r, boolean clock) {
         assertEquals(List.of(step.size(), step.iterations()), List.of(r.bytes(), r.iterations()),
             "#bytes, #iterations: " + r.text());
         if (!clock) {

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Commands;
+import io.jroce.tools.perftest.report.BwRow;
+import io.jroce.tools.perftest.report.LatencyRow;
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -15,8 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,9 +28,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * parse and count the iterations asked for. Nothing depends on how fast the run is.
  */
 class PerftestTwinsTest {
-    private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)$");
-    private static final Pattern LAT_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)(\\s+[\\d.]+){7}\\s*$");
-
     record Side(int status, String out, String err) {
     }
 
@@ -67,12 +66,18 @@ class PerftestTwinsTest {
     }
 
     private static void assertRow(String out, boolean bw, long size, long iters, String transcript) {
-        Matcher m = (bw ? BW_ROW : LAT_ROW).matcher(out);
-        assertTrue(m.find(), "no result row\n" + transcript);
-        assertEquals(size, Long.parseLong(m.group(1)), transcript);
-        assertEquals(iters, Long.parseLong(m.group(2)), transcript);
+        PerftestReport report = PerftestReportParser.parse(out);
         if (bw) {
-            assertTrue(Double.parseDouble(m.group(4)) > 0, "BW average\n" + transcript);
+            BwRow row = report.bwRows().stream().findFirst().orElse(null);
+            assertTrue(row != null, "no result row\n" + transcript);
+            assertEquals(size, row.bytes(), transcript);
+            assertEquals(iters, row.iterations(), transcript);
+            assertTrue(row.bwAverage() > 0, "BW average\n" + transcript);
+        } else {
+            LatencyRow row = report.latencyRows().stream().findFirst().orElse(null);
+            assertTrue(row != null, "no result row\n" + transcript);
+            assertEquals(size, row.bytes(), transcript);
+            assertEquals(iters, row.iterations(), transcript);
         }
     }
 

@@ -36,10 +36,8 @@ public final class DemoCommand implements Command {
         SplittableRandom psns = new SplittableRandom(options.seed());
         int status;
         // jroce0 takes part in every exchange: its capture holds each packet of the demo once.
-        try (Endpoint requester = new Endpoint("jroce0", options.requesterAddress(), options.requesterPort(),
-                 psns.nextInt(1 << 24), options.pcap());
-             Endpoint responder = new Endpoint("jroce1", options.responderAddress(), options.responderPort(),
-                 psns.nextInt(1 << 24), null)) {
+        try (Endpoint requester = new Endpoint(options.requesterDevice(), psns.nextInt(1 << 24));
+             Endpoint responder = new Endpoint(options.responderDevice(), psns.nextInt(1 << 24))) {
             status = connectAndRun(options, requester, responder, out, err);
         } catch (TransportException e) {
             err.println("jroce demo: error: cannot open the RNICs: " + e.getMessage());

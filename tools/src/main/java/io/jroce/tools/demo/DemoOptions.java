@@ -1,11 +1,18 @@
 package io.jroce.tools.demo;
 
+import static io.jroce.tools.getopt.OptionSpec.NO_SHORT;
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.ArgCursor;
+import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.getopt.Getopt;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.Mtu;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * What {@code jroce demo} was asked for.
@@ -41,26 +48,32 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
         """;
 
     static DemoOptions parse(ArgCursor args) throws UsageException {
-        Mtu mtu = Mtu.MTU_1024;
-        boolean ipv6 = false;
-        int port = AddressVector.ROCE_V2_PORT;
-        long seed = 1;
-        int timeout = 10;
-        Path pcap = null;
-        while (args.hasNext()) {
-            String option = args.next();
-            switch (option) {
-                case "--mtu" -> mtu = mtu(args.intValue(option, 256, 4096));
-                case "--ipv6" -> ipv6 = true;
-                case "--port" -> port = args.intValue(option, 1, 65534);
-                case "--seed" -> seed = args.intValue(option, 0, Integer.MAX_VALUE);
-                case "--timeout" -> timeout = args.intValue(option, 1, 3600);
-                case "--pcap" -> pcap = Path.of(args.value(option));
-                default -> throw ArgCursor.unknown(option);
-            }
-        }
-        args.finish();
-        return new DemoOptions(mtu, ipv6, port, seed, timeout, pcap);
+        Mtu[] mtu = {Mtu.MTU_1024};
+        boolean[] ipv6 = {false};
+        int[] port = {AddressVector.ROCE_V2_PORT};
+        long[] seed = {1};
+        int[] timeout = {10};
+        Path[] pcap = {null};
+        new Getopt(List.of(
+            value(NO_SHORT, "mtu", (o, v) -> mtu[0] = mtu(Getopt.integer(o, v, 256, 4096))),
+            flag(NO_SHORT, "ipv6", () -> ipv6[0] = true),
+            value(NO_SHORT, "port", (o, v) -> port[0] = Getopt.integer(o, v, 1, 65534)),
+            value(NO_SHORT, "seed", (o, v) -> seed[0] = Getopt.integer(o, v, 0, Integer.MAX_VALUE)),
+            value(NO_SHORT, "timeout", (o, v) -> timeout[0] = Getopt.integer(o, v, 1, 3600)),
+            value(NO_SHORT, "pcap", (o, v) -> pcap[0] = Path.of(v))), (o, operand) -> {
+                throw Getopt.unknown(operand);
+            }).parse(args.rest());
+        return new DemoOptions(mtu[0], ipv6[0], port[0], seed[0], timeout[0], pcap[0]);
+    }
+
+    /** jroce0, the requester: the one that captures, as it takes part in every exchange. */
+    DeviceOptions requesterDevice() {
+        return DeviceOptions.of("jroce0", ipv6 ? "::1" : "127.0.0.1", port, pcap);
+    }
+
+    /** jroce1, the responder: on 127.0.0.2, or on ::1 one UDP port up. */
+    DeviceOptions responderDevice() {
+        return DeviceOptions.of("jroce1", ipv6 ? "::1" : "127.0.0.2", ipv6 ? port + 1 : port, null);
     }
 
     private static Mtu mtu(int bytes) throws UsageException {
@@ -69,21 +82,5 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
         } catch (InvalidAttributeException e) {
             throw new UsageException("--mtu must be 256, 512, 1024, 2048 or 4096, got " + bytes);
         }
-    }
-
-    String requesterAddress() {
-        return ipv6 ? "::1" : "127.0.0.1";
-    }
-
-    String responderAddress() {
-        return ipv6 ? "::1" : "127.0.0.2";
-    }
-
-    int requesterPort() {
-        return port;
-    }
-
-    int responderPort() {
-        return ipv6 ? port + 1 : port;
     }
 }

@@ -1,7 +1,7 @@
 package io.jroce.tools.demo;
 
-import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.Closer;
+import io.jroce.tools.DeviceOptions;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
@@ -15,7 +15,6 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
-import java.nio.file.Path;
 
 /**
  * One side of the demo: an RNIC with a protection domain, two memory regions, a completion queue
@@ -35,9 +34,7 @@ final class Endpoint implements AutoCloseable {
     private static final int QUEUE_DEPTH = 16;
 
     private final Closer closer = new Closer();
-    private final String name;
-    private final String address;
-    private final int port;
+    private final DeviceOptions options;
     private final int psn;
     private final RdmaDevice device;
     private final MemoryRegion localMr;
@@ -45,22 +42,12 @@ final class Endpoint implements AutoCloseable {
     private final CompletionQueue cq;
     private final QueuePair qp;
 
-    /**
-     * Opens the RNIC and creates every resource; on failure releases those already created.
-     *
-     * @param pcap where the RNIC captures its packets, or null
-     */
-    Endpoint(String name, String address, int port, int psn, Path pcap) {
-        this.name = name;
-        this.address = address;
-        this.port = port;
+    /** Opens the RNIC on its one address and creates every resource; on failure releases those already created. */
+    Endpoint(DeviceOptions options, int psn) {
+        this.options = options;
         this.psn = psn;
         try {
-            SoftRnic.Builder builder = SoftRnic.builder().name(name).address(address).udpPort(port);
-            if (pcap != null) {
-                builder.pcap(pcap);
-            }
-            device = closer.register(builder.open());
+            device = closer.register(options.open());
             ProtectionDomain pd = closer.register(device.allocPd());
             localMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE));
             remoteMr = closer.register(pd.allocateMemory(REGION_LENGTH, AccessFlags.LOCAL_WRITE | REMOTE_ACCESS));
@@ -85,7 +72,7 @@ final class Endpoint implements AutoCloseable {
         qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(REMOTE_ACCESS));
         qp.modify(new QpAttributes().state(QpState.RTR)
             .pathMtu(pathMtu)
-            .addressVector(new AddressVector().destGid(peer.gid()).sgidIndex(0).udpPort(peer.port))
+            .addressVector(new AddressVector().destGid(peer.gid()).sgidIndex(0).udpPort(peer.port()))
             .destQpNum(peer.qp.qpNum())
             .rqPsn(peer.psn)
             .maxDestRdAtomic(rdAtomic)
@@ -99,15 +86,15 @@ final class Endpoint implements AutoCloseable {
     }
 
     String name() {
-        return name;
+        return options.name();
     }
 
     String address() {
-        return address;
+        return options.binds().get(0);
     }
 
     int port() {
-        return port;
+        return options.udpPort();
     }
 
     int psn() {

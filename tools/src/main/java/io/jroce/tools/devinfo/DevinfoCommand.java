@@ -1,8 +1,8 @@
 package io.jroce.tools.devinfo;
 
-import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
+import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
 import io.jroce.verbs.RdmaDevice;
@@ -30,20 +30,16 @@ public final class DevinfoCommand implements Command {
     @Override
     public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException {
         DevinfoOptions options = DevinfoOptions.parse(args);
-        SoftRnic.Builder builder = SoftRnic.builder().name(options.name()).udpPort(options.port());
-        options.addresses().forEach(builder::address);
-        if (options.pcap() != null) {
-            builder.pcap(options.pcap());
-        }
-        try (RdmaDevice device = builder.open()) {
+        DeviceOptions d = options.device();
+        try (RdmaDevice device = d.open()) {
             out.print(DevinfoPrinter.format(device.name(), device.queryDevice(), device.queryPort(), device.gids(),
                 device.counters(), options.verbose()));
             return ExitStatus.OK;
         } catch (TransportException e) {
-            err.printf("jroce devinfo: error: cannot open %s on %s, UDP port %d: %s%n", options.name(),
-                String.join(", ", options.addresses()), options.port(), e.getMessage());
+            err.printf("jroce devinfo: error: cannot open %s on %s, UDP port %d: %s%n", d.name(),
+                String.join(", ", d.binds()), d.udpPort(), e.getMessage());
             err.printf("jroce devinfo: another jroce, or the kernel's rxe, may hold UDP port %d; choose another with --port%n",
-                options.port());
+                d.udpPort());
             return ExitStatus.FAILED;
         } catch (VerbsException e) {
             err.println("jroce devinfo: error: " + e);

@@ -1,6 +1,6 @@
 package io.jroce.tools.perftest;
 
-import java.util.Locale;
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 
 /**
  * One line of a BW report (struct bw_report_data), as computed by print_report_bw and printed by
@@ -15,13 +15,6 @@ import java.util.Locale;
  * @param msgRate messages per microsecond (Mpps)
  */
 record BwReport(long size, long iters, double bwPeak, double bwAvg, double msgRate) {
-    /** RESULT_FMT / RESULT_FMT_G: the column header. */
-    static String header(boolean gbits) {
-        return gbits
-            ? " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]"
-            : " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
-    }
-
     /** format_factor: MiB (perftest writes "MB") or 10^9 bits. */
     static long formatFactor(boolean gbits) {
         return gbits ? 125_000_000L : 0x100000L;
@@ -78,13 +71,8 @@ record BwReport(long size, long iters, double bwPeak, double bwAvg, double msgRa
         return new BwReport(size, iters, bwPeak + remote.bwPeak, bwAvg + remote.bwAvg, msgRate + remote.msgRate);
     }
 
-    /** REPORT_FMT (REPORT_FMT_EXT below 0.1 Gb/s) and REPORT_EXT: the result row with its newline. */
+    /** The result row with its newline ({@link PerftestReportWriter#bwRow}). */
     String row(boolean gbits) {
-        boolean moreDigits = bwAvg < 0.1 && gbits;
-        return moreDigits
-            ? String.format(Locale.ROOT, " %-7d    %d           %-7.6f            %-7.6f            %-7.6f%n", size, iters,
-                bwPeak, bwAvg, msgRate)
-            : String.format(Locale.ROOT, " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f%n", size, iters,
-                bwPeak, bwAvg, msgRate);
+        return PerftestReportWriter.bwRow(size, iters, bwPeak, bwAvg, msgRate, gbits);
     }
 }

@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -18,11 +19,11 @@ final class LatMain extends ConnectedMain {
         boolean readOrAtomic = p.verb.usesOutstandingReads();
         if (readOrAtomic && !p.client) {
             comm.closeConnection(mine);
-            out.println(PerftestParams.RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             return;
         }
-        out.println(PerftestParams.RESULT_LINE);
-        out.println(LatencyReport.header(p.durationMode));
+        out.println(PerftestReportWriter.LINE);
+        out.println(PerftestReportWriter.latencyHeader(p.durationMode));
         WorkRequests wrs = firstWrs;
         for (long size : PerftestRun.sizes(p)) {
             if (p.runAll) {
@@ -43,15 +44,15 @@ final class LatMain extends ConnectedMain {
             out.flush();
         }
         if (p.verb == PerftestTool.Verb.WRITE) {
-            out.println(PerftestParams.RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             return;
         }
         if (p.verb == PerftestTool.Verb.SEND) {
-            out.println(PerftestParams.RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             comm.closeConnection(mine);
         } else {
             comm.closeConnection(mine);
-            out.println(PerftestParams.RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * print_report_lat and print_report_lat_duration: latencies from the post times of consecutive
@@ -15,14 +15,6 @@ final class LatencyReport {
     private static final double NS_PER_USEC = 1000.0;
 
     private LatencyReport() {
-    }
-
-    /** RESULT_FMT_LAT, or RESULT_FMT_LAT_DUR in duration mode. */
-    static String header(boolean duration) {
-        return duration
-            ? " #bytes        #iterations       t_avg[usec]    tps average"
-            : " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]"
-                + "   99% percentile[usec]   99.9% percentile[usec] ";
     }
 
     /**
@@ -56,9 +48,8 @@ final class LatencyReport {
         double stdev = Math.sqrt(stdevSum / measureCnt);
         int iters99 = (int) Math.ceil(measureCnt * 0.99);
         int iters999 = (int) Math.ceil(measureCnt * 0.999);
-        return String.format(Locale.ROOT,
-            " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f%n",
-            size, iters, delta[0] / quotient, delta[measureCnt] / quotient, median / quotient, average, stdev,
+        return PerftestReportWriter.latencyRow(size, iters, delta[0] / quotient, delta[measureCnt] / quotient,
+            median / quotient, average, stdev,
             delta[iters99] / quotient, delta[iters999] / quotient);
     }
 
@@ -66,6 +57,6 @@ final class LatencyReport {
     static String durationRow(long size, long iters, long sampleNs, boolean roundTrip) {
         double latency = sampleNs / NS_PER_USEC / (roundTrip ? 2 : 1) / iters;
         double tps = iters / (sampleNs / 1e9);
-        return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f%n", size, iters, latency, tps);
+        return PerftestReportWriter.latencyDurationRow(size, iters, latency, tps);
     }
 }

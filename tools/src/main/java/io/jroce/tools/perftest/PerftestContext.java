@@ -58,12 +58,8 @@ final class PerftestContext implements AutoCloseable {
         PerftestOptions o = p.options;
         // perftest spins on its CQs; the device's I/O thread keeps up without sleeping while it does
         // (-Djroce.busyPoll=false to compare; docs/benchmarks.md).
-        SoftRnic.Builder builder = SoftRnic.builder().name(o.deviceName()).udpPort(o.udpPort())
+        SoftRnic.Builder builder = o.device().builder()
             .busyPoll(!"false".equals(System.getProperty("jroce.busyPoll")));
-        o.binds().forEach(builder::address);
-        if (o.pcap() != null) {
-            builder.pcap(o.pcap());
-        }
         try {
             ctx.device = ctx.closer.register(builder.open());
         } catch (VerbsException | IllegalArgumentException e) {
@@ -177,7 +173,7 @@ final class PerftestContext implements AutoCloseable {
             QueuePair qp = qps.get(i);
             PerftestDest dest = remote.get(i);
             AddressVector av = new AddressVector().destGid(dest.gid()).sgidIndex(p.gidIndex).hopLimit(0xFF)
-                .trafficClass(0).serviceLevel(p.options.sl()).udpPort(p.options.peerUdpPort());
+                .trafficClass(0).serviceLevel(p.options.sl()).udpPort(p.options.device().peerUdpPort());
             QpAttributes rtr = new QpAttributes().state(QpState.RTR);
             if (p.qpType != QpType.UD) {
                 rtr.addressVector(av).pathMtu(p.mtu).destQpNum(dest.qpn()).rqPsn(dest.psn());

@@ -1,10 +1,14 @@
 package io.jroce.tools.perftest;
 
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.ArgCursor;
+import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
-import io.jroce.verbs.AddressVector;
+import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.QpType;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +20,6 @@ import java.util.List;
  * @param tool        which of the eight tools
  * @param host        the server to connect to; null to be the server
  * @param tcpPort     -p
- * @param deviceName  -d
  * @param size        -s (0 when not given: the tool's default)
  * @param iters       -n (0 when not given)
  * @param txDepth     -t (0 when not given)
@@ -34,15 +37,12 @@ import java.util.List;
  * @param margin      -f (-1 when not given)
  * @param compareSwap -A CMP_AND_SWAP (default FETCH_AND_ADD)
  * @param flags       the options without a value
- * @param binds       --bind: the device's IP addresses, one GID each
- * @param udpPort     --udp-port
- * @param peerUdpPort --peer-udp-port
- * @param pcap        --pcap, or null
+ * @param device      -d, --bind, --udp-port, --peer-udp-port, --pcap: the jroce device
  */
-record PerftestOptions(PerftestTool tool, String host, int tcpPort, String deviceName, long size, int iters,
-                       int txDepth, int rxDepth, int cqMod, QpType qpType, int numQps, int inlineSize, int outReads,
-                       int mtu, int gidIndex, int sl, int qpTimeout, int duration, int margin, boolean compareSwap,
-                       Flags flags, List<String> binds, int udpPort, int peerUdpPort, Path pcap) {
+record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, int iters, int txDepth, int rxDepth,
+                       int cqMod, QpType qpType, int numQps, int inlineSize, int outReads, int mtu, int gidIndex,
+                       int sl, int qpTimeout, int duration, int margin, boolean compareSwap, Flags flags,
+                       DeviceOptions device) {
     static final int DEFAULT_TCP_PORT = 18515;
 
     /**
@@ -62,20 +62,6 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, String devic
         return host != null;
     }
 
-    /** Short options that take a value, as perftest's getopt string has them (those jroce knows). */
-    private static final String VALUED = "pdimsntuSxcqIorQADf";
-    /** Short options without a value that jroce honours. */
-    private static final String FLAGS = "aFbNhV";
-
-    /** Long names of the options above (struct option long_options). */
-    private static final String[][] LONG_NAMES = {
-        {"port", "p"}, {"ib-dev", "d"}, {"ib-port", "i"}, {"mtu", "m"}, {"size", "s"}, {"iters", "n"},
-        {"tx-depth", "t"}, {"qp-timeout", "u"}, {"sl", "S"}, {"gid-index", "x"}, {"all", "a"}, {"CPU-freq", "F"},
-        {"connection", "c"}, {"qp", "q"}, {"inline_size", "I"}, {"outs", "o"}, {"rx-depth", "r"},
-        {"bidirectional", "b"}, {"cq-mod", "Q"}, {"noPeak", "N"}, {"version", "V"}, {"atomic_type", "A"},
-        {"duration", "D"}, {"margin", "f"}, {"help", "h"},
-    };
-
     static PerftestOptions parse(PerftestTool tool, ArgCursor args) throws UsageException {
         return new Parser(tool).parse(args);
     }
@@ -83,9 +69,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, String devic
     /** getopt_long as perftest calls it: "-s 1", "-s1", "--size=1", "--size 1", bundled flags "-ab". */
     private static final class Parser {
         private final PerftestTool tool;
-        private String host;
         private int tcpPort = DEFAULT_TCP_PORT;
-        private String deviceName = "jroce0";
         private long size;
         private int iters;
         private int txDepth;
@@ -109,161 +93,109 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, String devic
         private boolean reportGbits;
         private boolean help;
         private boolean version;
-        private final List<String> binds = new ArrayList<>();
-        private int udpPort = AddressVector.ROCE_V2_PORT;
-        private int peerUdpPort = -1;
-        private Path pcap;
+        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
 
         Parser(PerftestTool tool) {
             this.tool = tool;
         }
 
+        /** struct option long_options with the optstring's letters (those jroce takes), then jroce's own. */
+        private List<OptionSpec> table() {
+            List<OptionSpec> table = new ArrayList<>(List.of(
+                value('p', "port", (o, v) -> tcpPort = number(o, v, 1, 65535)),
+                value('d', "ib-dev", (o, v) -> device.name(v)),
+                value('i', "ib-port", (o, v) -> {
+                    if (number(o, v, 1, 255) != 1) {
+                        throw new UsageException(o + " must be 1: a jroce device has one port");
+                    }
+                }),
+                value('m', "mtu", (o, v) -> mtu = number(o, v, 0, Integer.MAX_VALUE)),
+                value('s', "size", (o, v) -> size = size(v)),
+                value('n', "iters", (o, v) -> iters = number(o, v, 5, 100_000_000, "Iteration num")),
+                value('t', "tx-depth", (o, v) -> txDepth = number(o, v, 1, 15_000, "Tx depth")),
+                value('u', "qp-timeout", (o, v) -> qpTimeout = number(o, v, 0, 31)),
+                value('S', "sl", (o, v) -> sl = number(o, v, 0, 15, "Service Level")),
+                value('x', "gid-index", (o, v) -> gidIndex = number(o, v, 0, 64, "Gid index")),
+                flag('a', "all", () -> all = true),
+                flag('F', "CPU-freq", () -> cpuFreq = true),
+                value('c', "connection", (o, v) -> qpType = connection(v)),
+                value('q', "qp", this::numQps),
+                value('I', "inline_size", this::inlineSize),
+                value('o', "outs", this::outReads),
+                value('r', "rx-depth", this::rxDepth),
+                flag('b', "bidirectional", this::bidirectional),
+                value('Q', "cq-mod", (o, v) -> cqMod = number(o, v, 1, 1024, "CQ moderation")),
+                flag('N', "noPeak", this::noPeak),
+                flag('V', "version", () -> version = true),
+                value('A', "atomic_type", (o, v) -> atomicType(v)),
+                value('D', "duration", (o, v) -> duration = number(o, v, 1, Integer.MAX_VALUE, "Duration period")),
+                value('f', "margin", (o, v) -> margin = number(o, v, 0, Integer.MAX_VALUE, "Margin")),
+                flag('h', "help", () -> help = true),
+                flag(OptionSpec.NO_SHORT, "report_gbits", () -> reportGbits = true)));
+            table.addAll(UnsupportedPerftestOptions.TABLE);
+            table.addAll(device.options());
+            return table;
+        }
+
         PerftestOptions parse(ArgCursor args) throws UsageException {
-            boolean optionsEnded = false;
-            while (args.hasNext()) {
-                String arg = args.next();
-                if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
-                    if (host != null) {
-                        throw new UsageException("one server host at most, got '" + host + "' and '" + arg + "'");
-                    }
-                    host = arg;
-                } else if (arg.equals("--")) {
-                    optionsEnded = true;
-                } else if (arg.startsWith("--")) {
-                    longOption(arg, args);
-                } else {
-                    shortOptions(arg, args);
-                }
-            }
-            args.finish();
-            if (binds.isEmpty()) {
-                binds.add("127.0.0.1");
-            }
-            return new PerftestOptions(tool, host, tcpPort, deviceName, size, iters, txDepth, rxDepth, cqMod, qpType,
-                numQps, inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
-                new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, help, version), List.copyOf(binds),
-                udpPort, peerUdpPort < 0 ? udpPort : peerUdpPort, pcap);
+            String host = Getopt.parseWithServer(table(), args.rest());
+            return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
+                inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
+                new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, help, version), device.build());
         }
 
-        private void shortOptions(String arg, ArgCursor args) throws UsageException {
-            for (int i = 1; i < arg.length(); i++) {
-                char c = arg.charAt(i);
-                String name = "-" + c;
-                if (VALUED.indexOf(c) >= 0) {
-                    apply(c, name, i + 1 < arg.length() ? arg.substring(i + 1) : args.value(name));
-                    return;
-                }
-                if (FLAGS.indexOf(c) >= 0) {
-                    flag(c, name);
-                } else {
-                    throw Refusals.refusedOrUnknown(name);
-                }
+        private void numQps(String name, String value) throws UsageException {
+            if (!tool.bandwidth()) {
+                throw new UsageException(" Multiple QPs only available on bw tests");
+            }
+            numQps = number(name, value, 1, 16_384, "num of Qps");
+        }
+
+        private void inlineSize(String name, String value) throws UsageException {
+            inlineSize = number(name, value, 0, 912, "Max inline");
+            if (tool.verb().usesOutstandingReads()) {
+                throw new UsageException(" Inline feature not available on READ/Atomic verbs");
             }
         }
 
-        private void longOption(String name, ArgCursor args) throws UsageException {
-            switch (name) {
-                case "--bind" -> binds.add(args.value(name));
-                case "--udp-port" -> udpPort = number(name, args.value(name), 1, 65535);
-                case "--peer-udp-port" -> peerUdpPort = number(name, args.value(name), 1, 65535);
-                case "--pcap" -> pcap = Path.of(args.value(name));
-                case "--report_gbits" -> reportGbits = true;
-                default -> {
-                    for (String[] option : LONG_NAMES) {
-                        if (name.equals("--" + option[0])) {
-                            char c = option[1].charAt(0);
-                            if (VALUED.indexOf(c) >= 0) {
-                                apply(c, name, args.value(name));
-                            } else {
-                                flag(c, name);
-                            }
-                            return;
-                        }
-                    }
-                    throw Refusals.refusedOrUnknown(name);
-                }
+        private void outReads(String name, String value) throws UsageException {
+            outReads = number(name, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            if (!tool.verb().usesOutstandingReads()) {
+                throw new UsageException(" Setting Outstanding reads only available on READ verb");
             }
         }
 
-        private void apply(char option, String name, String value) throws UsageException {
-            switch (option) {
-                case 'p' -> tcpPort = number(name, value, 1, 65535);
-                case 'd' -> deviceName = value;
-                case 'i' -> {
-                    if (number(name, value, 1, 255) != 1) {
-                        throw new UsageException(name + " must be 1: a jroce device has one port");
-                    }
-                }
-                case 'm' -> mtu = number(name, value, 0, Integer.MAX_VALUE);
-                case 's' -> size = size(name, value);
-                case 'n' -> iters = number(name, value, 5, 100_000_000, "Iteration num");
-                case 't' -> txDepth = number(name, value, 1, 15_000, "Tx depth");
-                case 'u' -> qpTimeout = number(name, value, 0, 31);
-                case 'S' -> sl = number(name, value, 0, 15, "Service Level");
-                case 'x' -> gidIndex = number(name, value, 0, 64, "Gid index");
-                case 'c' -> qpType = connection(value);
-                case 'q' -> {
-                    if (!tool.bandwidth()) {
-                        throw new UsageException(" Multiple QPs only available on bw tests");
-                    }
-                    numQps = number(name, value, 1, 16_384, "num of Qps");
-                }
-                case 'I' -> {
-                    inlineSize = number(name, value, 0, 912, "Max inline");
-                    if (tool.verb().usesOutstandingReads()) {
-                        throw new UsageException(" Inline feature not available on READ/Atomic verbs");
-                    }
-                }
-                case 'o' -> {
-                    outReads = number(name, value, Integer.MIN_VALUE, Integer.MAX_VALUE);
-                    if (!tool.verb().usesOutstandingReads()) {
-                        throw new UsageException(" Setting Outstanding reads only available on READ verb");
-                    }
-                }
-                case 'r' -> {
-                    rxDepth = number(name, value, 1, 16_384, " Rx depth");
-                    if (tool.verb() != PerftestTool.Verb.SEND && rxDepth > 1) {
-                        throw new UsageException(" On RDMA verbs rx depth can be only 1");
-                    }
-                }
-                case 'Q' -> cqMod = number(name, value, 1, 1024, "CQ moderation");
-                case 'A' -> {
-                    if (tool.verb() != PerftestTool.Verb.ATOMIC) {
-                        throw new UsageException(" You are not running the atomic_lat/bw test!\n"
-                            + " To change the atomic action type, you must run one of the atomic tests");
-                    }
-                    switch (value) {
-                        case "CMP_AND_SWAP" -> compareSwap = true;
-                        case "FETCH_AND_ADD" -> compareSwap = false;
-                        default -> throw new UsageException(" Invalid Atomic type! please choose from"
-                            + " {CMP_AND_SWAP,FETCH_AND_ADD}");
-                    }
-                }
-                case 'D' -> duration = number(name, value, 1, Integer.MAX_VALUE, "Duration period");
-                case 'f' -> margin = number(name, value, 0, Integer.MAX_VALUE, "Margin");
-                default -> throw new IllegalStateException("option -" + option);
+        private void rxDepth(String name, String value) throws UsageException {
+            rxDepth = number(name, value, 1, 16_384, " Rx depth");
+            if (tool.verb() != PerftestTool.Verb.SEND && rxDepth > 1) {
+                throw new UsageException(" On RDMA verbs rx depth can be only 1");
             }
         }
 
-        private void flag(char option, String name) throws UsageException {
-            switch (option) {
-                case 'a' -> all = true;
-                case 'F' -> cpuFreq = true;
-                case 'b' -> {
-                    if (!tool.bandwidth()) {
-                        throw new UsageException(" Bidirectional is only available in BW test");
-                    }
-                    bidirectional = true;
-                }
-                case 'N' -> {
-                    if (!tool.bandwidth()) {
-                        throw new UsageException(" NoPeak only valid for BW tests");
-                    }
-                    noPeak = true;
-                }
-                case 'h' -> help = true;
-                case 'V' -> version = true;
-                default -> throw new IllegalStateException("flag " + name);
+        private void bidirectional() throws UsageException {
+            if (!tool.bandwidth()) {
+                throw new UsageException(" Bidirectional is only available in BW test");
+            }
+            bidirectional = true;
+        }
+
+        private void noPeak() throws UsageException {
+            if (!tool.bandwidth()) {
+                throw new UsageException(" NoPeak only valid for BW tests");
+            }
+            noPeak = true;
+        }
+
+        private void atomicType(String value) throws UsageException {
+            if (tool.verb() != PerftestTool.Verb.ATOMIC) {
+                throw new UsageException(" You are not running the atomic_lat/bw test!\n"
+                    + " To change the atomic action type, you must run one of the atomic tests");
+            }
+            switch (value) {
+                case "CMP_AND_SWAP" -> compareSwap = true;
+                case "FETCH_AND_ADD" -> compareSwap = false;
+                default -> throw new UsageException(" Invalid Atomic type! please choose from"
+                    + " {CMP_AND_SWAP,FETCH_AND_ADD}");
             }
         }
 
@@ -290,7 +222,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, String devic
         }
 
         /** -s as perftest reads it: strtol base 0, with a K or M suffix. */
-        private static long size(String name, String value) throws UsageException {
+        private static long size(String value) throws UsageException {
             long factor = 1;
             String digits = value;
             if (digits.endsWith("K")) {

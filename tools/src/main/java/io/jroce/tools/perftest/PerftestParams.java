@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.QpType;
 import java.io.PrintStream;
@@ -11,7 +12,6 @@ import java.io.PrintStream;
  * go where perftest prints them.
  */
 final class PerftestParams {
-    static final String RESULT_LINE = "-".repeat(87);
     /** MAX_SIZE: the largest message of -a, 2^23. */
     static final long MAX_SIZE = 1L << 23;
     private static final int MSG_SIZE_CQ_MOD_LIMIT = 8192;
@@ -86,7 +86,7 @@ final class PerftestParams {
             if (options.cqMod() == 0) {
                 cqMod = 1;
             } else if (cqMod > 1) {
-                out.println(RESULT_LINE);
+                out.println(PerftestReportWriter.LINE);
                 out.println("Warning: Large message requested and CQ moderation enabled");
                 out.println("Warning: It can lead to inaccurate results");
             }
@@ -99,14 +99,14 @@ final class PerftestParams {
             size = MAX_SIZE;
         }
         if (verb == PerftestTool.Verb.ATOMIC && size != 8) {
-            out.println(RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             throw new PerftestException("Message size cannot be changed for Atomic tests ");
         }
         if (durationMode) {
             iters = 0;
             noPeak = true;
             if (runAll) {
-                out.println(RESULT_LINE);
+                out.println(PerftestReportWriter.LINE);
                 throw new PerftestException("Duration mode currently doesn't support running on all sizes.");
             }
         }
@@ -114,7 +114,7 @@ final class PerftestParams {
             noPeak = true;
         }
         if (qpType == QpType.UD && inlineSize > 884) {
-            out.println(RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             err.println("Setting inline size to 884 (Max inline size in UD)");
             inlineSize = 884;
         }
@@ -129,7 +129,7 @@ final class PerftestParams {
             margin = duration / 4;
         }
         if (!(duration > 2 * margin)) {
-            out.println(RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             throw new PerftestException("please check that DURATION > 2*MARGIN");
         }
     }
@@ -156,7 +156,7 @@ final class PerftestParams {
         if (verb.usesOutstandingReads()) {
             int user = options.outReads();
             if (user > maxQpRdAtom) {
-                out.println(RESULT_LINE);
+                out.println(PerftestReportWriter.LINE);
                 err.println(" Number of outstanding reads is above max = " + maxQpRdAtom);
                 err.println(" Changing to that max value");
                 outReads = maxQpRdAtom;

@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -16,15 +17,15 @@ final class RdmaBwMain extends ConnectedMain {
 
     @Override
     void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
-        out.println(PerftestParams.RESULT_LINE);
-        out.println(BwReport.header(p.gbits()));
+        out.println(PerftestReportWriter.LINE);
+        out.println(PerftestReportWriter.bwHeader(p.gbits()));
         BwReport last = new BwReport(0, 0, 0, 0, 0);
         if (!p.client && !p.duplex) {
             comm.handShake(mine);
             BwReport theirs = comm.exchangeReports(last);
             out.print(theirs.row(p.gbits()));
             comm.closeConnection(mine);
-            out.println(PerftestParams.RESULT_LINE);
+            out.println(PerftestReportWriter.LINE);
             return;
         }
         WorkRequests wrs = firstWrs;
@@ -48,7 +49,7 @@ final class RdmaBwMain extends ConnectedMain {
             }
             out.flush();
         }
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
         if (p.client && !p.duplex) {
             comm.handShake(mine);
             comm.exchangeReports(last);

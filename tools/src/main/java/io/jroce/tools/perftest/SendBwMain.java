@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import java.io.PrintStream;
 import java.util.List;
 
@@ -17,8 +18,8 @@ final class SendBwMain extends ConnectedMain {
 
     @Override
     void run(List<PerftestDest> remote, WorkRequests firstWrs) throws PerftestException, InterruptedException {
-        out.println(PerftestParams.RESULT_LINE);
-        out.println(BwReport.header(p.gbits()));
+        out.println(PerftestReportWriter.LINE);
+        out.println(PerftestReportWriter.bwHeader(p.gbits()));
         WorkRequests wrs = firstWrs;
         for (long size : PerftestRun.sizes(p)) {
             if (p.runAll) {
@@ -44,7 +45,7 @@ final class SendBwMain extends ConnectedMain {
                 comm.handShake(mine); // send_bw.c: only the -a loop shakes hands after each size
             }
         }
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
         comm.closeConnection(mine);
     }
 }

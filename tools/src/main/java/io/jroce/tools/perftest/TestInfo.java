@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.QpType;
 import java.io.PrintStream;
 
@@ -9,7 +10,7 @@ final class TestInfo {
     }
 
     static void print(PrintStream out, PerftestParams p) {
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
         StringBuilder banner = new StringBuilder("                    ").append(p.verb.banner()).append(' ');
         if (p.verb == PerftestTool.Verb.ATOMIC) {
             banner.append(p.options.compareSwap() ? "CMP_AND_SWAP " : "FETCH_AND_ADD ");
@@ -20,7 +21,7 @@ final class TestInfo {
             banner.append("Latency ");
         }
         out.println(banner.append("Test"));
-        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", p.options.deviceName());
+        out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", p.options.device().name());
         out.printf(" Number of qps   : %d\t\tTransport type : IB%n", p.numQps);
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", connection(p.qpType));
         // jroce has no PCIe, and posts through one API (the ibv_post_send of the old flow).
@@ -45,7 +46,7 @@ final class TestInfo {
         }
         out.println(" rdma_cm QPs\t : OFF");
         out.println(" Data ex. method : Ethernet");
-        out.println(PerftestParams.RESULT_LINE);
+        out.println(PerftestReportWriter.LINE);
     }
 
     private static String connection(QpType type) {

@@ -51,7 +51,7 @@ public final class PingpongCommand implements Command {
     public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         PingpongOptions options = PingpongOptions.parse(tool, args);
         String prefix = "jroce " + tool.command() + ": error: ";
-        String refusal = Refusals.check(options);
+        String refusal = OptionChecks.check(options);
         if (refusal != null) {
             err.println(prefix + refusal);
             return ExitStatus.FAILED;

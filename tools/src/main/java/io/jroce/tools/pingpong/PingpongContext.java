@@ -1,6 +1,5 @@
 package io.jroce.tools.pingpong;
 
-import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.Closer;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
@@ -89,12 +88,8 @@ final class PingpongContext implements AutoCloseable {
     }
 
     private void init() throws PingpongException {
-        SoftRnic.Builder builder = SoftRnic.builder().name(options.deviceName()).udpPort(options.udpPort());
-        options.binds().forEach(builder::address);
-        if (options.pcap() != null) {
-            builder.pcap(options.pcap());
-        }
-        device = step("Couldn't get context for " + options.deviceName(), () -> closer.register(builder.open()));
+        device = step("Couldn't get context for " + options.device().name(),
+            () -> closer.register(options.device().open()));
         if (tool == PingpongTool.UD) {
             checkSizeFitsPortMtu();
         }
@@ -227,7 +222,7 @@ final class PingpongContext implements AutoCloseable {
      */
     void connect(List<PingpongDest> remote, List<PingpongDest> mine) throws PingpongException {
         PingpongDest first = remote.get(0);
-        AddressVector av = new AddressVector().serviceLevel(options.sl()).udpPort(options.peerUdpPort());
+        AddressVector av = new AddressVector().serviceLevel(options.sl()).udpPort(options.device().peerUdpPort());
         if (first.hasGlobalRoute()) {
             av.destGid(first.gid()).hopLimit(1).sgidIndex(options.sgidIndex());
             checkSameFamily(first.gid(), gid(options.sgidIndex()));

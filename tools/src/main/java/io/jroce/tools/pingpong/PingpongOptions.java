@@ -1,12 +1,15 @@
 package io.jroce.tools.pingpong;
 
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.ArgCursor;
+import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
-import io.jroce.verbs.AddressVector;
-import io.jroce.verbs.Gid;
+import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.Mtu;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +21,6 @@ import java.util.List;
  * @param tool         which of the tools
  * @param host         the server to connect to; null to be the server
  * @param tcpPort      -p: TCP port of the exchange
- * @param deviceName   -d: name of the jroce device
  * @param size         -s: message size
  * @param mtu          -m: path MTU (ud_pingpong has none: UD uses the port's)
  * @param numQp        -q: QPs (srq_pingpong; 1 for the others)
@@ -27,15 +29,11 @@ import java.util.List;
  * @param sl           -l: service level
  * @param gidIndex     -g: GID index, -1 when not given
  * @param flags        the options without a value that were given
- * @param binds        --bind: the device's IP addresses, one GID each
- * @param udpPort      --udp-port: RoCE UDP port of this device
- * @param peerUdpPort  --peer-udp-port: RoCE UDP port of the peer (default: the same)
- * @param pcap         --pcap: capture file, or null
+ * @param device       -d, --bind, --udp-port, --peer-udp-port, --pcap: the jroce device
  * @param timeoutSeconds --timeout: longest silence of the peer, 0 for none
  */
-record PingpongOptions(PingpongTool tool, String host, int tcpPort, String deviceName, int size, Mtu mtu, int numQp,
-                       int rxDepth, int iters, int sl, int gidIndex, Flags flags, List<String> binds, int udpPort,
-                       int peerUdpPort, Path pcap, int timeoutSeconds) {
+record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mtu mtu, int numQp, int rxDepth,
+                       int iters, int sl, int gidIndex, Flags flags, DeviceOptions device, int timeoutSeconds) {
     static final int DEFAULT_TCP_PORT = 18515;
 
     /**
@@ -146,22 +144,10 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, String devic
         return new Parser(tool).parse(args);
     }
 
-    /**
-     * The long name of each short option (struct option long_options); a tool accepts those whose
-     * letter it has.
-     */
-    private static final String[][] LONG_NAMES = {
-        {"port", "p"}, {"ib-dev", "d"}, {"ib-port", "i"}, {"size", "s"}, {"mtu", "m"}, {"num-qp", "q"},
-        {"rx-depth", "r"}, {"iters", "n"}, {"sl", "l"}, {"gid-idx", "g"}, {"events", "e"}, {"odp", "o"},
-        {"iodp", "O"}, {"prefetch", "P"}, {"ts", "t"}, {"chk", "c"}, {"dm", "j"}, {"new_send", "N"},
-    };
-
-    /** getopt_long as the tools call it: "-p 1", "-p1", "--port=1", "--port 1", bundled flags "-ce". */
+    /** The table of {@code tool}'s options: its letters of ibv_rc_pingpong's, then jroce's own. */
     private static final class Parser {
         private final PingpongTool tool;
-        private String host;
         private int tcpPort = DEFAULT_TCP_PORT;
-        private String deviceName = "jroce0";
         private int size;
         private Mtu mtu = Mtu.MTU_1024;
         private int numQp;
@@ -177,10 +163,7 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, String devic
         private boolean validate;
         private boolean deviceMemory;
         private boolean newSend;
-        private final List<String> binds = new ArrayList<>();
-        private int udpPort = AddressVector.ROCE_V2_PORT;
-        private int peerUdpPort = -1;
-        private Path pcap;
+        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
         private int timeoutSeconds;
 
         Parser(PingpongTool tool) {
@@ -189,140 +172,54 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, String devic
             this.numQp = tool.sharedReceiveQueue() ? PingpongTool.SRQ_DEFAULT_QPS : 1;
         }
 
-        PingpongOptions parse(ArgCursor args) throws UsageException {
-            boolean optionsEnded = false;
-            while (args.hasNext()) {
-                String arg = args.next();
-                if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
-                    positional(arg);
-                } else if (arg.equals("--")) {
-                    optionsEnded = true;
-                } else if (arg.startsWith("--")) {
-                    longOption(arg, args);
-                } else {
-                    shortOptions(arg, args);
-                }
-            }
-            args.finish();
-            if (binds.isEmpty()) {
-                binds.add("127.0.0.1");
-            }
-            return new PingpongOptions(tool, host, tcpPort, deviceName, size, mtu, numQp, rxDepth, iters, sl, gidIndex,
-                new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
-                List.copyOf(binds), udpPort, peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, timeoutSeconds);
-        }
-
-        private void positional(String arg) throws UsageException {
-            if (host != null) {
-                throw new UsageException("one server host at most, got '" + host + "' and '" + arg + "'");
-            }
-            host = arg;
-        }
-
-        private void shortOptions(String arg, ArgCursor args) throws UsageException {
-            for (int i = 1; i < arg.length(); i++) {
-                char c = arg.charAt(i);
-                String name = "-" + c;
-                if (!tool.hasOption(c)) {
-                    throw ArgCursor.unknown(name);
-                }
-                if (tool.takesValue(c)) {
-                    apply(c, name, i + 1 < arg.length() ? arg.substring(i + 1) : args.value(name));
-                    return;
-                }
-                flag(c);
-            }
-        }
-
-        private void longOption(String name, ArgCursor args) throws UsageException {
-            switch (name) {
-                case "--bind" -> binds.add(address(args.value(name)));
-                case "--udp-port" -> udpPort = number(name, args.value(name), 1, 65535);
-                case "--peer-udp-port" -> peerUdpPort = number(name, args.value(name), 1, 65535);
-                case "--pcap" -> pcap = Path.of(args.value(name));
-                case "--timeout" -> timeoutSeconds = number(name, args.value(name), 0, 86_400);
-                default -> {
-                    for (String[] option : LONG_NAMES) {
-                        char c = option[1].charAt(0);
-                        if (name.equals("--" + option[0]) && tool.hasOption(c)) {
-                            if (tool.takesValue(c)) {
-                                apply(c, name, args.value(name));
-                            } else {
-                                flag(c);
-                            }
-                            return;
-                        }
+        /** struct option long_options with the optstring's letters; a tool has those whose letter it knows. */
+        private List<OptionSpec> table() {
+            List<OptionSpec> all = List.of(
+                value('p', "port", (o, v) -> tcpPort = Getopt.integer(o, v, 1, 65535)),
+                value('d', "ib-dev", (o, v) -> device.name(v)),
+                value('i', "ib-port", (o, v) -> {
+                    if (Getopt.integer(o, v, 1, Integer.MAX_VALUE) != 1) {
+                        throw new UsageException(o + " must be 1: a jroce device has one port");
                     }
-                    throw ArgCursor.unknown(name);
-                }
-            }
-        }
-
-        private void apply(char option, String name, String value) throws UsageException {
-            switch (option) {
-                case 'p' -> tcpPort = number(name, value, 1, 65535);
-                case 'd' -> deviceName = value;
-                case 'i' -> {
-                    if (number(name, value, 1, Integer.MAX_VALUE) != 1) {
-                        throw new UsageException(name + " must be 1: a jroce device has one port");
-                    }
-                }
-                case 's' -> size = number(name, value, 1, Integer.MAX_VALUE);
-                case 'm' -> mtu = mtu(name, value);
-                case 'q' -> numQp = number(name, value, 1, Integer.MAX_VALUE);
-                case 'r' -> rxDepth = number(name, value, 1, Integer.MAX_VALUE - 1);
-                case 'n' -> iters = number(name, value, 1, Integer.MAX_VALUE);
-                case 'l' -> sl = number(name, value, 0, 15);
-                case 'g' -> gidIndex = number(name, value, 0, 255);
-                default -> throw new IllegalStateException("option -" + option);
-            }
-        }
-
-        private void flag(char option) {
-            switch (option) {
-                case 'e' -> events = true;
-                case 'o' -> odp = true;
-                case 'O' -> {
+                }),
+                value('s', "size", (o, v) -> size = Getopt.integer(o, v, 1, Integer.MAX_VALUE)),
+                value('m', "mtu", (o, v) -> mtu = mtu(o, v)),
+                value('q', "num-qp", (o, v) -> numQp = Getopt.integer(o, v, 1, Integer.MAX_VALUE)),
+                value('r', "rx-depth", (o, v) -> rxDepth = Getopt.integer(o, v, 1, Integer.MAX_VALUE - 1)),
+                value('n', "iters", (o, v) -> iters = Getopt.integer(o, v, 1, Integer.MAX_VALUE)),
+                value('l', "sl", (o, v) -> sl = Getopt.integer(o, v, 0, 15)),
+                value('g', "gid-idx", (o, v) -> gidIndex = Getopt.integer(o, v, 0, 255)),
+                flag('e', "events", () -> events = true),
+                flag('o', "odp", () -> odp = true),
+                flag('O', "iodp", () -> {
                     odp = true;
                     implicitOdp = true;
-                }
-                case 'P' -> prefetch = true;
-                case 't' -> timestamps = true;
-                case 'c' -> validate = true;
-                case 'j' -> deviceMemory = true;
-                case 'N' -> newSend = true;
-                default -> throw new IllegalStateException("flag -" + option);
-            }
+                }),
+                flag('P', "prefetch", () -> prefetch = true),
+                flag('t', "ts", () -> timestamps = true),
+                flag('c', "chk", () -> validate = true),
+                flag('j', "dm", () -> deviceMemory = true),
+                flag('N', "new_send", () -> newSend = true));
+            List<OptionSpec> table = new ArrayList<>();
+            all.stream().filter(o -> tool.hasOption(o.shortName())).forEach(table::add);
+            table.addAll(device.options());
+            table.add(value(OptionSpec.NO_SHORT, "timeout", (o, v) -> timeoutSeconds = Getopt.integer(o, v, 0, 86_400)));
+            return table;
         }
 
-        /** A number as strtol with base 0 reads it: decimal, 0x hexadecimal or 0 octal. */
-        private static int number(String name, String value, int min, int max) throws UsageException {
-            try {
-                long n = Long.decode(value.trim());
-                if (n >= min && n <= max) {
-                    return (int) n;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new UsageException(name + " needs a number from " + min + " to " + max + ", got '" + value + "'");
+        PingpongOptions parse(ArgCursor args) throws UsageException {
+            String host = Getopt.parseWithServer(table(), args.rest());
+            return new PingpongOptions(tool, host, tcpPort, size, mtu, numQp, rxDepth, iters, sl, gidIndex,
+                new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
+                device.build(), timeoutSeconds);
         }
 
         private static Mtu mtu(String name, String value) throws UsageException {
-            int bytes = number(name, value, 1, Integer.MAX_VALUE);
+            int bytes = Getopt.integer(name, value, 1, Integer.MAX_VALUE);
             try {
                 return Mtu.fromBytes(bytes);
             } catch (InvalidAttributeException e) {
                 throw new UsageException(name + " must be 256, 512, 1024, 2048 or 4096, got " + value);
-            }
-        }
-
-        private static String address(String literal) throws UsageException {
-            try {
-                Gid.parse(literal);
-                return literal;
-            } catch (InvalidAttributeException e) {
-                throw new UsageException("--bind needs an IP address literal, got '" + literal + "'");
             }
         }
     }

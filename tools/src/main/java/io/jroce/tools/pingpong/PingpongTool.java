@@ -71,11 +71,6 @@ enum PingpongTool {
         return valuedOptions.indexOf(letter) >= 0 || flagOptions.indexOf(letter) >= 0;
     }
 
-    /** Whether {@code -letter} is an option of this tool that takes a value. */
-    boolean takesValue(char letter) {
-        return valuedOptions.indexOf(letter) >= 0;
-    }
-
     /** Whether the QPs draw their receives from one shared receive queue. */
     boolean sharedReceiveQueue() {
         return this == SRQ;

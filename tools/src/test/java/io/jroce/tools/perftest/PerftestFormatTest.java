@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.ArgCursor;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.Gid;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -44,7 +45,7 @@ class PerftestFormatTest {
         BwReport r = new BwReport(65536, 5000, 2355.47, 2349.85, 0.037598);
         assertEquals(" 65536      5000             2355.47            2349.85\t\t   0.037598" + System.lineSeparator(),
             r.row(false));
-        assertEquals(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]", BwReport.header(false));
+        assertEquals(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]", PerftestReportWriter.bwHeader(false));
     }
 
     @Test

@@ -30,7 +30,7 @@ class PingpongOptionsTest {
         assertNull(o.host());
         assertFalse(o.isClient());
         assertEquals(18515, o.tcpPort());
-        assertEquals("jroce0", o.deviceName());
+        assertEquals("jroce0", o.device().name());
         assertEquals(4096, o.size());
         assertEquals(Mtu.MTU_1024, o.mtu());
         assertEquals(500, o.rxDepth());
@@ -39,10 +39,10 @@ class PingpongOptionsTest {
         assertEquals(-1, o.gidIndex());
         assertEquals(0, o.sgidIndex());
         assertEquals(new PingpongOptions.Flags(false, false, false, false, false, false, false, false), o.flags());
-        assertEquals(List.of("127.0.0.1"), o.binds());
-        assertEquals(4791, o.udpPort());
-        assertEquals(4791, o.peerUdpPort());
-        assertNull(o.pcap());
+        assertEquals(List.of("127.0.0.1"), o.device().binds());
+        assertEquals(4791, o.device().udpPort());
+        assertEquals(4791, o.device().peerUdpPort());
+        assertNull(o.device().pcap());
         assertEquals(0, o.timeoutSeconds());
     }
 
@@ -69,7 +69,7 @@ class PingpongOptionsTest {
             assertEquals(500, o.rxDepth());
             assertEquals(1000, o.iters());
             assertEquals(-1, o.gidIndex());
-            assertEquals(List.of("127.0.0.1"), o.binds());
+            assertEquals(List.of("127.0.0.1"), o.device().binds());
         }
     }
 
@@ -122,7 +122,7 @@ class PingpongOptionsTest {
         assertEquals(7, o.iters());
         assertEquals(5, o.sl());
         assertEquals(0, o.gidIndex());
-        assertEquals("rxe0", o.deviceName());
+        assertEquals("rxe0", o.device().name());
         assertTrue(o.flags().validate());
         assertTrue(o.flags().events());
         assertTrue(o.flags().newSend());
@@ -138,10 +138,10 @@ class PingpongOptionsTest {
         assertEquals(3, o.size());
         assertEquals(9, o.iters());
         assertEquals(1, o.sgidIndex());
-        assertEquals(List.of("10.0.0.1", "fe80::1"), o.binds());
-        assertEquals(5000, o.udpPort());
-        assertEquals(5001, o.peerUdpPort());
-        assertEquals(Path.of("x.pcap"), o.pcap());
+        assertEquals(List.of("10.0.0.1", "fe80::1"), o.device().binds());
+        assertEquals(5000, o.device().udpPort());
+        assertEquals(5001, o.device().peerUdpPort());
+        assertEquals(Path.of("x.pcap"), o.device().pcap());
         assertEquals(7, o.timeoutSeconds());
     }
 

@@ -1,0 +1,115 @@
+package io.jroce.benchmarks.harness;
+
+import io.jroce.tools.ArgCursor;
+import io.jroce.tools.UsageException;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+
+/** The command line of {@code jroce bench}. */
+record BenchOptions(int repeat, List<String> cases, double itersFactor, Path logDir, Path markdown,
+                    String serverAddress, String clientAddress, int tcpPort, int udpPort, List<String> javaOptions,
+                    long timeoutSeconds) {
+
+    static final String USAGE = """
+        usage: jroce bench [options]
+
+        Benchmark harness: runs each case as a perftest twin pair (write_bw, read_bw, send_lat: server and
+        client, two processes) and as its raw-UDP baseline pair (udp_bw, udp_lat) through the same socket
+        layer, -r times, interleaved; prints the medians, the ratio jroce / baseline, CPU seconds per GB
+        and bytes allocated per operation (both processes, all threads), and memory per QP; writes the
+        table as markdown. Every process's output and JROCE_PROCESS_STATS file stays in the log directory.
+        CPU and allocation are marginal: a 5-iteration run of each case is subtracted, so JVM start-up
+        and connection set-up do not count. docs/benchmarks.md explains every figure.
+
+        cases: write_bw_64k write_rate_64 send_lat_64 read_bw_64k scale_q1 scale_q16 scale_q256 scale_q1024
+
+        options:
+          -r, --repeat=N          runs of each side of each case; the median is reported (default 3)
+              --cases=A,B,...     only these cases (default all)
+              --iters-factor=F    scale every case's -n by F, e.g. 0.1 for a quick look (default 1)
+              --quick             --repeat 1 --iters-factor 0.1
+              --out=FILE          the markdown table (default LOGDIR/results.md)
+              --log-dir=DIR       outputs of every process (default $TMPDIR/jroce-bench-DATE)
+              --server=ADDR       the servers' address (default 127.0.0.2)
+              --client=ADDR       the clients' address (default 127.0.0.1)
+          -p, --port=PORT         TCP port of the handshakes (default 18515)
+              --udp-port=PORT     UDP port of every device and baseline socket (default 4791)
+              --java-opts="..."   JVM options of every process (default none, as ./jroce)
+              --timeout=SECS      longest run of one process (default 600)
+        """;
+
+    static BenchOptions parse(ArgCursor args) throws UsageException {
+        int repeat = 3;
+        List<String> cases = List.of();
+        double factor = 1;
+        Path logDir = null;
+        Path markdown = null;
+        String server = "127.0.0.2";
+        String client = "127.0.0.1";
+        int port = 18515;
+        int udpPort = 4791;
+        List<String> javaOptions = List.of();
+        long timeout = 600;
+        while (args.hasNext()) {
+            String a = args.next();
+            switch (a) {
+                case "-r", "--repeat" -> repeat = args.intValue(a, 1, 100);
+                case "--cases" -> cases = Arrays.asList(args.value(a).split(","));
+                case "--iters-factor" -> factor = positive(a, args.value(a));
+                case "--quick" -> {
+                    repeat = 1;
+                    factor = 0.1;
+                }
+                case "--out" -> markdown = Path.of(args.value(a));
+                case "--log-dir" -> logDir = Path.of(args.value(a));
+                case "--server" -> server = args.value(a);
+                case "--client" -> client = args.value(a);
+                case "-p", "--port" -> port = args.intValue(a, 1, 0xFFFF);
+                case "--udp-port" -> udpPort = args.intValue(a, 1, 0xFFFF);
+                case "--java-opts" -> javaOptions = words(args.value(a));
+                case "--timeout" -> timeout = args.intValue(a, 1, 86_400);
+                default -> throw ArgCursor.unknown(a);
+            }
+        }
+        args.finish();
+        List<String> known = BenchCases.all(1).stream().map(BenchCase::name).toList();
+        for (String c : cases) {
+            if (!known.contains(c)) {
+                throw new UsageException("unknown case '" + c + "'; the cases are " + String.join(" ", known));
+            }
+        }
+        if (logDir == null) {
+            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+            logDir = Path.of(System.getProperty("java.io.tmpdir"), "jroce-bench-" + stamp);
+        }
+        if (markdown == null) {
+            markdown = logDir.resolve("results.md");
+        }
+        return new BenchOptions(repeat, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
+            timeout);
+    }
+
+    private static double positive(String option, String value) throws UsageException {
+        try {
+            double d = Double.parseDouble(value);
+            if (d > 0) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new UsageException(option + " needs a positive number, got '" + value + "'");
+    }
+
+    private static List<String> words(String s) {
+        return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
+    }
+
+    List<BenchCase> selectedCases() {
+        List<BenchCase> all = BenchCases.all(itersFactor);
+        return cases.isEmpty() ? all : all.stream().filter(c -> cases.contains(c.name())).toList();
+    }
+}

@@ -1,0 +1,104 @@
+package io.jroce.tools;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.getopt.OptionSpec;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.RdmaDevice;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The jroce device a command opens: what a kernel RDMA device knows by itself and a jroce device
+ * is told on the command line ({@code --bind}, {@code --udp-port}, {@code --peer-udp-port},
+ * {@code --pcap}), plus its name (each tool's {@code -d}).
+ *
+ * @param name        the device's name
+ * @param binds       its IP address literals, one GID each, in GID index order
+ * @param udpPort     the RoCE UDP port it binds
+ * @param peerUdpPort the RoCE UDP port of the peer (the same unless told otherwise)
+ * @param pcap        where it captures what it sends and receives, or null
+ */
+public record DeviceOptions(String name, List<String> binds, int udpPort, int peerUdpPort, Path pcap) {
+    public static final String DEFAULT_NAME = "jroce0";
+    public static final String DEFAULT_BIND = "127.0.0.1";
+
+    public DeviceOptions {
+        binds = List.copyOf(binds);
+    }
+
+    /** The builder of the device, for a command that sets more (perftest's busy polling). */
+    public SoftRnic.Builder builder() {
+        SoftRnic.Builder builder = SoftRnic.builder().name(name).udpPort(udpPort);
+        binds.forEach(builder::address);
+        if (pcap != null) {
+            builder.pcap(pcap);
+        }
+        return builder;
+    }
+
+    /** A device on one address without a peer, as the demo opens its two. */
+    public static DeviceOptions of(String name, String address, int udpPort, Path pcap) {
+        return new DeviceOptions(name, List.of(address), udpPort, udpPort, pcap);
+    }
+
+    /** Opens the device; what SoftRnic's builder throws goes to the caller, which words it as its tool does. */
+    public RdmaDevice open() {
+        return builder().open();
+    }
+
+    /** Collects the device options from a command line: {@link #options()} goes into the tool's table. */
+    public static final class Parser {
+        private String name = DEFAULT_NAME;
+        private final List<String> binds = new ArrayList<>();
+        private int udpPort = AddressVector.ROCE_V2_PORT;
+        private int peerUdpPort = -1;
+        private Path pcap;
+        private final OptionSpec udpPortOption = OptionSpec.value(OptionSpec.NO_SHORT, "udp-port",
+            (spelling, value) -> udpPort = Getopt.integer(spelling, value, 1, 65535));
+
+        /** The device's name, from the tool's {@code -d}. */
+        public void name(String deviceName) {
+            name = deviceName;
+        }
+
+        /** {@code --bind}, {@code --udp-port}, {@code --peer-udp-port} and {@code --pcap}: for a tool with a peer. */
+        public List<OptionSpec> options() {
+            List<OptionSpec> options = new ArrayList<>(localOptions());
+            options.add(OptionSpec.value(OptionSpec.NO_SHORT, "peer-udp-port",
+                (spelling, value) -> peerUdpPort = Getopt.integer(spelling, value, 1, 65535)));
+            return options;
+        }
+
+        /** {@code --bind}, {@code --udp-port} and {@code --pcap}: for a device without a peer. */
+        public List<OptionSpec> localOptions() {
+            return List.of(
+                OptionSpec.value(OptionSpec.NO_SHORT, "bind", (spelling, value) -> binds.add(address(value))),
+                udpPortOption,
+                OptionSpec.value(OptionSpec.NO_SHORT, "pcap", (spelling, value) -> pcap = Path.of(value)));
+        }
+
+        /** {@code --udp-port} under an older name that a command keeps. */
+        public OptionSpec udpPortAlias(String longName) {
+            return udpPortOption.alias(longName);
+        }
+
+        /** What was given, with the defaults: 127.0.0.1, UDP port 4791, the peer's port the same. */
+        public DeviceOptions build() {
+            return new DeviceOptions(name, binds.isEmpty() ? List.of(DEFAULT_BIND) : binds, udpPort,
+                peerUdpPort < 0 ? udpPort : peerUdpPort, pcap);
+        }
+
+        private static String address(String literal) throws UsageException {
+            try {
+                Gid.parse(literal);
+                return literal;
+            } catch (InvalidAttributeException e) {
+                throw new UsageException("--bind needs an IP address literal, got '" + literal + "'");
+            }
+        }
+    }
+}
