@@ -1,5 +1,6 @@
 package io.jroce.benchmarks.harness;
 
+import io.jroce.rnic.Configuration;
 import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.transport.PollingHint;
 import io.jroce.stack.transport.RocePacketHandler;
@@ -33,8 +34,8 @@ final class UdpEndpoint implements AutoCloseable {
     UdpEndpoint(String bind, int udpPort, boolean busyPoll) {
         this.transport = UdpTransport.builder().localAddress(bind).port(udpPort)
             .socketBufferSize(SOCKET_BUFFER_BYTES)
-            .gso(!"false".equals(System.getProperty("jroce.gso")))
-            .gro(!"false".equals(System.getProperty("jroce.gro")))
+            .gso(Configuration.gso())
+            .gro(Configuration.gro())
             // --busy-poll: the event loop never sleeps (polls, yielding), to compare with the RNIC's
             // busy polling while its application waits for a message.
             .pollingHint(busyPoll ? PollingHint.always() : null).build();

@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.rnic.Configuration;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.WorkCompletion;
 import java.util.concurrent.TimeUnit;
@@ -15,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 final class CqPoller {
     /** CTX_POLL_BATCH. */
     static final int BATCH = 16;
-    private static final int SPINS = Integer.getInteger("jroce.perftest.spins", 64);
-    private static final int YIELDS = Integer.getInteger("jroce.perftest.yields", 2_000);
+    private static final int SPINS = Configuration.perftestSpins();
+    private static final int YIELDS = Configuration.perftestYields();
     private static final long SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final WorkCompletion[] wcs = new WorkCompletion[BATCH];

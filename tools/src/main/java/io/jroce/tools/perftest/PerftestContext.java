@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.rnic.Configuration;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.Closer;
 import io.jroce.verbs.AccessFlags;
@@ -59,7 +60,7 @@ final class PerftestContext implements AutoCloseable {
         // perftest spins on its CQs; the device's I/O thread keeps up without sleeping while it does
         // (-Djroce.busyPoll=false to compare; docs/benchmarks.md).
         SoftRnic.Builder builder = o.device().builder()
-            .busyPoll(!"false".equals(System.getProperty("jroce.busyPoll")));
+            .busyPoll(Configuration.busyPoll(Configuration.PERFTEST_BUSY_POLL_DEFAULT));
         try {
             ctx.device = ctx.closer.register(builder.open());
         } catch (VerbsException | IllegalArgumentException e) {
