@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
@@ -9,6 +10,7 @@ import org.agrona.BufferUtil;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
@@ -22,7 +24,7 @@ import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SharedReceiveQueue;
 
 /** A protection domain: MRs and QPs of one PD may work together, across PDs they may not. */
-final class SoftPd implements ProtectionDomain {
+final class SoftPd implements PdOwner {
     private static final int PAGE = 4096;
 
     private final SoftDevice device;
@@ -42,6 +44,11 @@ final class SoftPd implements ProtectionDomain {
     @Override
     public RdmaDevice device() {
         return device;
+    }
+
+    @Override
+    public List<Gid> gids() {
+        return device.gids();
     }
 
     SoftDevice softDevice() {
@@ -146,7 +153,8 @@ final class SoftPd implements ProtectionDomain {
         return mw;
     }
 
-    void deallocWindow(SoftMw mw) {
+    @Override
+    public void deallocWindow(SoftMw mw) {
         device.io().call(() -> {
             mw.invalidate();
             device.keys().release(mw.rkey());
@@ -155,7 +163,8 @@ final class SoftPd implements ProtectionDomain {
         users.decrementAndGet();
     }
 
-    void deregister(SoftMr mr) {
+    @Override
+    public void deregister(SoftMr mr) {
         // On the I/O thread: no packet can be using the region while its key disappears.
         device.io().call(() -> {
             device.keys().release(mr.lkey());
@@ -184,7 +193,8 @@ final class SoftPd implements ProtectionDomain {
         return ah;
     }
 
-    void ahDestroyed() {
+    @Override
+    public void ahDestroyed() {
         users.decrementAndGet();
     }
 
