@@ -14,7 +14,12 @@ import io.jroce.verbs.WrOpcode;
 /**
  * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic
  * acknowledgements in whatever order the network delivers them, places response data, retires
- * send WQEs in order and writes their completions. I/O thread only.
+ * send WQEs in order and writes their completions to the QP's send {@link CompletionSink}. I/O
+ * thread only.
+ *
+ * <p>State: none of its own; it moves the acknowledged PSN, takes retries and retires WQEs in the
+ * QP's {@link SendQueueState} (see there for who writes which field), and moves the QP to ERR
+ * through {@link QpErrors}. It never calls the {@link Requester}: the requester calls it.
  */
 final class Completer {
     private final RnicContext ctx;

@@ -26,7 +26,7 @@ final class LocalOperations {
         return WcStatus.SUCCESS;
     }
 
-    /** LOCAL_INV of a type 2 window of this QP's protection domain (IBTA 10.6.7.2.?). */
+    /** LOCAL_INV: only a type 2 window of this QP's protection domain can be invalidated (IBTA 10.6.7). */
     private static WcStatus invalidate(QpContext qp, SendWqe w, KeyTable keys) {
         WindowAccess mw = keys.lookupWindow(w.invalidateRkey);
         if (mw == null || mw.type() != 2 || mw.protectionDomain() != qp.pd) {

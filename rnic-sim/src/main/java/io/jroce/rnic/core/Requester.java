@@ -19,6 +19,11 @@ import io.jroce.verbs.WrOpcode;
  * response), WQEs after it are not started. A WQE gets its PSN range when it starts; a
  * retransmission moves the cursor back into an already started WQE and regenerates its packets
  * from the registered memory, as a hardware RNIC would.
+ *
+ * <p>State: the requester owns only its ACK-request pacing; the send side's PSNs, cursor, timer
+ * and retry counts are the QP's {@link SendQueueState}, shared with its {@link Completer} (whose
+ * Javadoc says who writes which field). It reaches the device only through {@link RnicContext}
+ * (packet sender, transmit budget, scheduler, counters, keys) and the QP through {@link QpContext}.
  */
 final class Requester {
     /** Unacknowledged PSNs the requester allows (rxe allows 128). */

@@ -21,6 +21,12 @@ import io.jroce.verbs.WorkCompletion;
  * The RC responder (IBTA Vol. 1 9.7.4-9.7.5): checks each request's PSN against the expected PSN,
  * executes new requests once, answers duplicates without executing them again, and acknowledges.
  * I/O thread only.
+ *
+ * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
+ * message in progress, the atomic replay record); nothing else reads or writes it. It takes
+ * receive WQEs through {@link QpContext#recvHead()}, writes completions to the QP's receive
+ * {@link CompletionSink}, finds memory by key through {@link RnicContext#keys} as
+ * {@link RegionAccess} and {@link WindowAccess}, and moves the QP to ERR through {@link QpErrors}.
  */
 final class Responder {
     private final RnicContext ctx;
@@ -91,7 +97,7 @@ final class Responder {
         sequenceNakSent = false;
         OpcodeInfo info = p.info();
         if (!sequenceValid(info)) {
-            // Opcode sequence check (C9-95? IBTA 9.7.5.1.4): a MIDDLE/LAST needs a FIRST, a FIRST/ONLY
+            // Opcode sequence check: a MIDDLE/LAST needs a FIRST of the same operation, a FIRST/ONLY
             // none in progress. UC drops such packets (its message was already abandoned).
             if (qp.type == QpType.UC) {
                 expectedPsn = Psn.next(psn);
@@ -113,7 +119,7 @@ final class Responder {
     /**
      * UC has no retransmission: a PSN other than the expected one means packets were lost. The
      * message in progress is abandoned (its receive WQE stays for the next message) and only a
-     * FIRST or ONLY packet may start a new one (IBTA 9.8.2? UC responder, C9-?).
+     * FIRST or ONLY packet may start a new one.
      */
     private boolean ucInSequence(OpcodeInfo info, int psn) {
         if (psn == expectedPsn) {
@@ -138,7 +144,7 @@ final class Responder {
     }
 
     /**
-     * A UD SEND ONLY (IBTA 9.8.3): the Q_Key must match the QP's (C10-15? a remote Q_Key with the
+     * A UD SEND ONLY (IBTA 9.8.3): the Q_Key must match the QP's (a remote Q_Key with the
      * high bit set was already replaced by the sender), the message goes to the next receive WQE
      * after the 40-byte GRH area, and nothing is acknowledged.
      */
@@ -216,7 +222,7 @@ final class Responder {
             int rkey = p.ieth().rKey();
             WindowAccess mw = ctx.keys.lookupWindow(rkey);
             if (mw == null || mw.type() != 2 || mw.protectionDomain() != qp.pd || !mw.isBound()) {
-                // Only a valid type 2 window of the QP's PD can be invalidated remotely (IBTA 10.6.7.2.?).
+                // Only a valid type 2 window of the QP's PD can be invalidated remotely.
                 error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
                 return;
             }
@@ -265,7 +271,7 @@ final class Responder {
         }
         int len = p.payloadLength();
         if (written + len > writeLength || (pos.endsMessage() && written + len != writeLength)) {
-            // The payload must add up to the RETH's DMA length (IBTA 9.7.4.1.4, C9-?).
+            // The payload must add up to the RETH's DMA length, no more and no less.
             error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
             return;
         }
@@ -285,7 +291,7 @@ final class Responder {
         accept(p, psn);
     }
 
-    /** FIRST and MIDDLE packets carry exactly one path MTU of payload, LAST and ONLY at most one (C9-88?). */
+    /** FIRST and MIDDLE packets carry exactly one path MTU of payload, LAST and ONLY at most one. */
     private boolean checkSegmentLength(RocePacket p, Position pos, int psn) {
         int len = p.payloadLength();
         boolean ok = pos.endsMessage() ? len <= qp.mtu : len == qp.mtu;
@@ -333,7 +339,7 @@ final class Responder {
         long va = p.atomicEth().virtualAddress();
         int rkey = p.atomicEth().rKey();
         if ((va & 7) != 0) {
-            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR); // C9-?: atomics need 8-byte alignment
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR); // an atomic needs an 8-byte aligned address
             return;
         }
         RegionAccess mr = checkRemoteAccess(va, rkey, 8, AccessFlags.REMOTE_ATOMIC);

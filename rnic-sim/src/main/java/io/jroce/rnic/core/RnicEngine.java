@@ -141,7 +141,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         }
         BthFlyweight bth = rx.bth();
         if ((bth.partitionKey() & 0x7FFF) != 0x7FFF) {
-            counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists (C9-42? P_Key check)
+            counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists: any other P_Key is dropped
             return;
         }
         QpTransport t = qps.get(bth.destQp());
@@ -152,7 +152,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         QpContext qp = t.qp;
         OpcodeInfo info = rx.info();
         if (info.transport() != transportOf(qp.type)) {
-            counters.increment(Counter.DROP_WRONG_QP_TYPE); // e.g. a UC opcode for an RC QP (IBTA 9.6.1.? C9-?)
+            counters.increment(Counter.DROP_WRONG_QP_TYPE); // the opcode's transport must be the QP's, e.g. no UC opcode for an RC QP
             return;
         }
         if (qp.type != QpType.UD

@@ -17,7 +17,7 @@ final class SendRequestChecks {
     private SendRequestChecks() {
     }
 
-    /** Which operations each transport service carries (IBTA 9.8, Table 40? service types). */
+    /** Which operations each transport service carries (IBTA 9.8: RC carries all, UC no READ or atomics, UD only SENDs). */
     static void opcodeForType(QpType type, WrOpcode op) {
         boolean ok = switch (type) {
             case RC -> true;

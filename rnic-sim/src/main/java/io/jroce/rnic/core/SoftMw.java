@@ -16,7 +16,7 @@ final class SoftMw implements WindowAccess {
     long address;
     long length;
     int access;
-    /** Type 2: the QP that bound it, the only one that may use it (IBTA 10.6.7.2.? C10-?). */
+    /** Type 2: the QP that bound it, the only one that may use it (a type 2 window belongs to one QP). */
     QpContext boundQp;
     boolean valid;
 

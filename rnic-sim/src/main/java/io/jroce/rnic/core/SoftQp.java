@@ -278,7 +278,7 @@ final class SoftQp implements QueuePair {
             throw new InvalidAttributeException("message of " + length + " bytes exceeds max_msg_sz " + DeviceLimits.MAX_MSG_SIZE);
         }
         if (type == QpType.UD && length > t.mtu) {
-            // C10-? / IBTA 9.8.3: a UD message is one packet.
+            // IBTA 9.8.3: a UD message is one packet.
             throw new InvalidAttributeException("UD message of " + length + " bytes exceeds the MTU " + t.mtu);
         }
         if (inline && length > maxInline) {
