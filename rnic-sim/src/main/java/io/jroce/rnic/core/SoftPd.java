@@ -14,7 +14,6 @@ import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;

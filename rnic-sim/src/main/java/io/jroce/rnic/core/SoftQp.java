@@ -2,8 +2,6 @@ package io.jroce.rnic.core;
 
 
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
-import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
@@ -22,8 +20,6 @@ import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
-import io.jroce.verbs.WcOpcode;
-import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
 
 /**
