@@ -8,30 +8,40 @@ import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
 
 /**
  * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic
  * acknowledgements in whatever order the network delivers them, places response data, retires
- * send WQEs in order and writes their completions. I/O thread only.
+ * send WQEs in order and writes their completions to the QP's send {@link CompletionSink}. I/O
+ * thread only.
+ *
+ * <p>State: none of its own; it moves the acknowledged PSN, takes retries and retires WQEs in the
+ * QP's {@link SendQueueState} (see there for who writes which field), and moves the QP to ERR
+ * through {@link QpErrors}. It never calls the {@link Requester}: the requester calls it.
  */
 final class Completer {
-    private final Requester req;
-    private final SoftQp qp;
+    private final RnicContext ctx;
+    private final QpContext qp;
+    private final SendQueueState s;
+    private final QpErrors errors;
 
-    Completer(Requester req) {
-        this.req = req;
-        this.qp = req.qp;
+    Completer(RnicContext ctx, QpContext qp, SendQueueState state, QpErrors errors) {
+        this.ctx = ctx;
+        this.qp = qp;
+        this.s = state;
+        this.errors = errors;
     }
 
     /** An ACKNOWLEDGE packet: ACK, RNR NAK or NAK (IBTA 9.7.5.2.1-9.7.5.2.8). */
     void onAcknowledge(RocePacket p, long nowNs) {
         int psn = p.bth().psn();
         AethFlyweight aeth = p.aeth();
-        if (aeth.kind() != AethKind.ACK && Psn.compare(psn, req.ackedPsn) <= 0) {
+        if (aeth.kind() != AethKind.ACK && Psn.compare(psn, s.ackedPsn) <= 0) {
             // A NAK for a PSN already acknowledged is stale (it was overtaken): it costs no retry
             // and rewinds nothing.
-            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             return;
         }
         switch (aeth.kind()) {
@@ -39,37 +49,37 @@ final class Completer {
             case RNR_NAK -> {
                 // Everything before the NAKed PSN was received (IBTA 9.7.5.2.8).
                 acknowledged(Psn.add(psn, -1), nowNs);
-                qp.device.counterSet().increment(Counter.RCVD_RNR_ERR);
-                if (!req.hasOutstanding()) {
+                ctx.counters.increment(Counter.RCVD_RNR_ERR);
+                if (!s.hasOutstanding()) {
                     return;
                 }
                 if (qp.rnrRetry != 7) { // 7 = retry forever (IBTA 9.7.5.2.8, C9-151)
-                    if (req.rnrRetriesLeft == 0) {
-                        qp.device.counterSet().increment(Counter.RNR_RETRY_EXCEEDED_ERR);
+                    if (s.rnrRetriesLeft == 0) {
+                        ctx.counters.increment(Counter.RNR_RETRY_EXCEEDED_ERR);
                         fail(qp.sq.at(qp.sq.head()), WcStatus.RNR_RETRY_EXC_ERR);
                         return;
                     }
-                    req.rnrRetriesLeft--;
+                    s.rnrRetriesLeft--;
                 }
-                req.goBackTo(psn);
-                req.waitForRnr(nowNs, aeth.rnrTimer());
+                s.goBackTo(psn);
+                s.waitForRnr(nowNs, aeth.rnrTimer());
             }
             case NAK -> onNak(p, psn, aeth, nowNs);
-            default -> qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            default -> ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
         }
     }
 
     private void onNak(RocePacket p, int psn, AethFlyweight aeth, long nowNs) {
         acknowledged(Psn.add(psn, -1), nowNs);
-        if (!req.hasOutstanding()) {
+        if (!s.hasOutstanding()) {
             return;
         }
         switch (aeth.nakCode()) {
             case PSN_SEQUENCE_ERROR -> {
                 // The responder saw a gap: go back to the PSN it expects (IBTA 9.7.5.2.3).
-                qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
-                if (!req.alreadyGoingBackTo(psn) && req.consumeRetry()) {
-                    req.goBackTo(psn);
+                ctx.counters.increment(Counter.RCVD_SEQ_ERR);
+                if (!s.alreadyGoingBackTo(psn) && consumeRetry()) {
+                    s.goBackTo(psn);
                 }
             }
             case INVALID_REQUEST -> fail(wqeOwning(psn), WcStatus.REM_INV_REQ_ERR);
@@ -84,31 +94,31 @@ final class Completer {
         int psn = p.bth().psn();
         SendWqe w = readOrAtomicOwning(psn);
         if (w == null || w.opcode != WrOpcode.RDMA_READ) {
-            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             return;
         }
         int expected = Psn.add(w.firstPsn, w.readPacketsDone);
         int order = Psn.compare(psn, expected);
         if (order < 0) {
-            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE); // a duplicate response
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE); // a duplicate response
             return;
         }
         if (order > 0) {
             // A response skipped PSNs: an implicit NAK; ask again from the first missing one (C9-113).
-            if (!req.alreadyGoingBackTo(expected)) {
-                qp.device.counterSet().increment(Counter.RCVD_SEQ_ERR);
-                req.goBackTo(expected);
+            if (!s.alreadyGoingBackTo(expected)) {
+                ctx.counters.increment(Counter.RCVD_SEQ_ERR);
+                s.goBackTo(expected);
             }
             return;
         }
-        if (!w.sg.regionsValid(qp.device.keys())) {
+        if (!w.sg.regionsValid(ctx.keys)) {
             fail(w, WcStatus.LOC_PROT_ERR); // the local buffer was deregistered after the post
             return;
         }
         long offset = (long) w.readPacketsDone * qp.mtu;
         int expectedLength = (int) Math.min(qp.mtu, w.length - offset);
         if (p.payloadLength() != expectedLength) {
-            qp.device.counterSet().increment(Counter.DROP_BAD_LENGTH);
+            ctx.counters.increment(Counter.DROP_BAD_LENGTH);
             return;
         }
         if (expectedLength > 0) {
@@ -116,7 +126,7 @@ final class Completer {
         }
         w.readPacketsDone++;
         // New READ data is progress even when a later response already acknowledged beyond it.
-        req.onProgress(psn, nowNs);
+        s.onProgress(psn, nowNs);
         if (psn == w.lastPsn) {
             w.responseDone = true;
         }
@@ -128,10 +138,10 @@ final class Completer {
         int psn = p.bth().psn();
         SendWqe w = readOrAtomicOwning(psn);
         if (w == null || !w.opcode.isAtomic() || w.responseDone) {
-            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             return;
         }
-        if (!w.sg.regionsValid(qp.device.keys())) {
+        if (!w.sg.regionsValid(ctx.keys)) {
             fail(w, WcStatus.LOC_PROT_ERR);
             return;
         }
@@ -142,13 +152,13 @@ final class Completer {
 
     /** Everything up to {@code psn} is acknowledged: advance, then retire what is complete. */
     void acknowledged(int psn, long nowNs) {
-        if (Psn.compare(psn, req.nextPsn) >= 0) {
-            qp.device.counterSet().increment(Counter.DROP_UNEXPECTED_RESPONSE); // acknowledges nothing we sent
+        if (Psn.compare(psn, s.nextPsn) >= 0) {
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE); // acknowledges nothing we sent
             return;
         }
-        if (Psn.compare(psn, req.ackedPsn) > 0) {
-            req.acknowledgedTo(psn);
-            req.onProgress(psn, nowNs);
+        if (Psn.compare(psn, s.ackedPsn) > 0) {
+            s.acknowledgedTo(psn);
+            s.onProgress(psn, nowNs);
         }
         retireCompleted(nowNs);
     }
@@ -160,14 +170,14 @@ final class Completer {
             if (!w.started) {
                 break;
             }
-            boolean coveredByAck = Psn.compare(req.ackedPsn, w.lastPsn) >= 0;
+            boolean coveredByAck = Psn.compare(s.ackedPsn, w.lastPsn) >= 0;
             if (w.isReadOrAtomic()) {
                 if (!w.responseDone) {
                     if (coveredByAck) {
                         // A later request was acknowledged but this response never came: implicit NAK.
-                        int retry = firstUnackedPsn(w);
-                        if (!req.alreadyGoingBackTo(retry)) {
-                            req.goBackTo(retry);
+                        int retry = s.firstUnackedPsn(w);
+                        if (!s.alreadyGoingBackTo(retry)) {
+                            s.goBackTo(retry);
                         }
                     }
                     break;
@@ -181,31 +191,19 @@ final class Completer {
             }
             complete(w, WcStatus.SUCCESS);
         }
-        if (req.cursor < sq.head()) {
-            req.cursor = sq.head();
-            if (!sq.isEmpty() && sq.at(req.cursor).started) {
-                req.cursorPsn = firstUnackedPsn(sq.at(req.cursor));
+        if (s.cursor < sq.head()) {
+            s.cursor = sq.head();
+            if (!sq.isEmpty() && sq.at(s.cursor).started) {
+                s.cursorPsn = s.firstUnackedPsn(sq.at(s.cursor));
             }
         }
-        if (!req.hasOutstanding()) {
-            req.timerArmed = false;
+        if (!s.hasOutstanding()) {
+            s.timerArmed = false;
         }
-    }
-
-    /** Where a retransmission of {@code w} starts. */
-    int firstUnackedPsn(SendWqe w) {
-        if (w.opcode == WrOpcode.RDMA_READ) {
-            return Psn.add(w.firstPsn, w.readPacketsDone);
-        }
-        if (w.opcode.isAtomic()) {
-            return w.firstPsn;
-        }
-        int next = Psn.next(req.ackedPsn);
-        return Psn.compare(next, w.firstPsn) > 0 ? next : w.firstPsn;
     }
 
     private boolean isDone(SendWqe w) {
-        return w.started && (w.isReadOrAtomic() ? w.responseDone : Psn.compare(req.ackedPsn, w.lastPsn) >= 0);
+        return w.started && (w.isReadOrAtomic() ? w.responseDone : Psn.compare(s.ackedPsn, w.lastPsn) >= 0);
     }
 
     private SendWqe readOrAtomicOwning(int psn) {
@@ -227,19 +225,41 @@ final class Completer {
         return null;
     }
 
+    /**
+     * Takes one retry from retry_cnt; when none is left, completes the oldest WQE with
+     * RETRY_EXC_ERR and moves the QP to ERR (IBTA 9.7.6.1.3, C9-140). retry_cnt 7 means seven
+     * retries here, as the spec says; rxe retries forever on 7.
+     *
+     * @return true when a retry may go ahead
+     */
+    boolean consumeRetry() {
+        if (s.retriesLeft == 0) {
+            ctx.counters.increment(Counter.RETRY_EXCEEDED_ERR);
+            fail(qp.sq.at(qp.sq.head()), WcStatus.RETRY_EXC_ERR);
+            return false;
+        }
+        s.retriesLeft--;
+        ctx.counters.increment(Counter.COMPLETER_RETRY_ERR);
+        return true;
+    }
+
     /** Retires the head WQE with {@code status}, writing a completion when it is due. */
     void complete(SendWqe w, WcStatus status) {
         boolean due = w.signaled || status != WcStatus.SUCCESS;
         long wrId = w.wrId;
         WcOpcode opcode = w.opcode.completionOpcode();
         int byteLen = (int) w.length;
-        if (w.started && w.isReadOrAtomic() && req.outstandingReadAtomic > 0) {
-            req.outstandingReadAtomic--;
+        if (w.started && w.isReadOrAtomic() && s.outstandingReadAtomic > 0) {
+            s.outstandingReadAtomic--;
         }
         w.started = false;
         qp.sq.pop(); // before the completion is visible: a poller may post into the freed slot at once
         if (due) {
-            qp.sendCq.push(wrId, status, opcode, byteLen, false, 0, qp.qpn, 0);
+            WorkCompletion wc = qp.sendCq.claim();
+            if (wc != null) {
+                wc.start(wrId, opcode, qp.qpn).status(status).byteLen(byteLen);
+                qp.sendCq.publish(false);
+            }
         }
     }
 
@@ -258,6 +278,6 @@ final class Completer {
         if (!sq.isEmpty()) {
             complete(sq.at(sq.head()), status);
         }
-        qp.enterError();
+        errors.enterError();
     }
 }

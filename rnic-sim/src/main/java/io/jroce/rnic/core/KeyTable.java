@@ -28,15 +28,15 @@ final class KeyTable {
     }
 
     /** The region with exactly this key, or null. */
-    SoftMr lookup(int key) {
+    RegionAccess lookup(int key) {
         Object e = entry(key);
-        return e instanceof SoftMr mr && mr.lkey() == key ? mr : null;
+        return e instanceof RegionAccess mr && mr.lkey() == key ? mr : null;
     }
 
     /** The memory window whose current rkey is exactly this key, or null. */
-    SoftMw lookupWindow(int key) {
+    WindowAccess lookupWindow(int key) {
         Object e = entry(key);
-        return e instanceof SoftMw mw && mw.rkey() == key ? mw : null;
+        return e instanceof WindowAccess mw && mw.rkey() == key ? mw : null;
     }
 
     private Object entry(int key) {

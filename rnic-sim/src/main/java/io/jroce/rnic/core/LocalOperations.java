@@ -8,28 +8,28 @@ final class LocalOperations {
     private LocalOperations() {
     }
 
-    static WcStatus execute(SoftQp qp, SendWqe w) {
-        return w.opcode == WrOpcode.BIND_MW ? bind(qp, w) : invalidate(qp, w);
+    static WcStatus execute(QpContext qp, SendWqe w, KeyTable keys) {
+        return w.opcode == WrOpcode.BIND_MW ? bind(qp, w, keys) : invalidate(qp, w, keys);
     }
 
     /** IBTA 10.6.7.2: the bind happens when the WQE executes; the region may be gone by then. */
-    private static WcStatus bind(SoftQp qp, SendWqe w) {
-        SoftMw mw = w.bindWindow;
+    private static WcStatus bind(QpContext qp, SendWqe w, KeyTable keys) {
+        WindowAccess mw = w.bindWindow;
         if (mw.isClosed() || (w.bindLength > 0 && (w.bindRegion.isClosed()
-            || qp.device.keys().lookup(w.bindRegion.lkey()) != w.bindRegion))) {
+            || keys.lookup(w.bindRegion.lkey()) != w.bindRegion))) {
             return WcStatus.MW_BIND_ERR;
         }
-        if (mw.type == 2 && mw.valid) {
+        if (mw.type() == 2 && mw.isBound()) {
             return WcStatus.MW_BIND_ERR; // a bound type 2 window must be invalidated before it is bound again
         }
         mw.bind(w.bindRkey, w.bindRegion, w.bindAddress, w.bindLength, w.bindAccess, qp);
         return WcStatus.SUCCESS;
     }
 
-    /** LOCAL_INV of a type 2 window of this QP's protection domain (IBTA 10.6.7.2.?). */
-    private static WcStatus invalidate(SoftQp qp, SendWqe w) {
-        SoftMw mw = qp.device.keys().lookupWindow(w.invalidateRkey);
-        if (mw == null || mw.type != 2 || mw.pd != qp.pd) {
+    /** LOCAL_INV: only a type 2 window of this QP's protection domain can be invalidated (IBTA 10.6.7). */
+    private static WcStatus invalidate(QpContext qp, SendWqe w, KeyTable keys) {
+        WindowAccess mw = keys.lookupWindow(w.invalidateRkey);
+        if (mw == null || mw.type() != 2 || mw.protectionDomain() != qp.pd) {
             return WcStatus.LOC_QP_OP_ERR;
         }
         mw.invalidate();

@@ -37,11 +37,11 @@ final class PacketSender {
      * Lays out a packet for {@code qp}'s peer: BTH with opcode, pad, P_Key 0xFFFF, destination QP
      * and PSN; the caller fills the extension headers and the payload through {@link #packet()}.
      */
-    RocePacket begin(SoftQp qp, int opcode, int psn, int payloadLength) {
+    RocePacket begin(QpContext qp, int opcode, int psn, int payloadLength) {
         return begin(qp.destQpn, opcode, psn, payloadLength);
     }
 
-    /** As {@link #begin(SoftQp, int, int, int)}, to an explicit destination QP (UD). */
+    /** As {@link #begin(QpContext, int, int, int)}, to an explicit destination QP (UD). */
     RocePacket begin(int destQpn, int opcode, int psn, int payloadLength) {
         length = packet.build(buffer, 0, opcode, payloadLength);
         packet.bth().partitionKey(BthFlyweight.DEFAULT_P_KEY).destQp(destQpn).psn(psn);
@@ -57,8 +57,8 @@ final class PacketSender {
     }
 
     /** Sends the packet laid out by {@link #begin}. */
-    void send(SoftQp qp) {
-        send(qp.sgid, qp.dgid, qp.av.udpPort());
+    void send(QpContext qp) {
+        send(qp.sgid, qp.dgid, qp.udpPort());
     }
 
     /** Sends the packet laid out by {@link #begin} from {@code sgid} to {@code dgid}:{@code port}. */
@@ -71,17 +71,17 @@ final class PacketSender {
     }
 
     /** An ACKNOWLEDGE packet: an ACK, RNR NAK or NAK for {@code psn} (IBTA 9.7.5.1). */
-    void acknowledge(SoftQp qp, int psn, int syndrome, int msn) {
+    void acknowledge(QpContext qp, int psn, int syndrome, int msn) {
         begin(qp, Opcode.RC_ACKNOWLEDGE, psn, 0);
         packet.aeth().syndrome(syndrome).msn(msn);
         send(qp);
     }
 
-    void ack(SoftQp qp, int psn, int msn) {
+    void ack(QpContext qp, int psn, int msn) {
         acknowledge(qp, psn, AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT), msn);
     }
 
-    void nak(SoftQp qp, int psn, NakCode code, int msn) {
+    void nak(QpContext qp, int psn, NakCode code, int msn) {
         acknowledge(qp, psn, AethSyndrome.nak(code), msn);
     }
 

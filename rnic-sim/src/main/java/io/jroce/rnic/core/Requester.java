@@ -19,6 +19,11 @@ import io.jroce.verbs.WrOpcode;
  * response), WQEs after it are not started. A WQE gets its PSN range when it starts; a
  * retransmission moves the cursor back into an already started WQE and regenerates its packets
  * from the registered memory, as a hardware RNIC would.
+ *
+ * <p>State: the requester owns only its ACK-request pacing; the send side's PSNs, cursor, timer
+ * and retry counts are the QP's {@link SendQueueState}, shared with its {@link Completer} (whose
+ * Javadoc says who writes which field). It reaches the device only through {@link RnicContext}
+ * (packet sender, transmit budget, scheduler, counters, keys) and the QP through {@link QpContext}.
  */
 final class Requester {
     /** Unacknowledged PSNs the requester allows (rxe allows 128). */
@@ -26,65 +31,27 @@ final class Requester {
     /** A multi-packet message asks for an ACK at least this often (rxe: every 64 packets). */
     static final int ACK_REQUEST_INTERVAL = 64;
 
-    final SoftQp qp;
-    final Completer completer;
-    /** PSN of the next new request packet (sq_psn). */
-    int nextPsn;
-    /** Last PSN known to be acknowledged, explicitly or by a later response. */
-    int ackedPsn;
-    /** Send queue index of the WQE being transmitted. */
-    long cursor;
-    /** Next PSN to transmit in the cursor WQE, when that WQE has started. */
-    int cursorPsn;
-    int outstandingReadAtomic;
-    int packetsSinceAckRequest;
-    /** The highest PSN ever transmitted: a packet at or below it is a retransmission. */
-    int highestSentPsn;
-    /**
-     * The last PSN charged to the device's {@link TransmitBudget}: the packets up to it, after
-     * {@code ackedPsn}, count as in flight. A go-back-N gives back what the responder discards.
-     */
-    int budgetedPsn;
+    private final RnicContext ctx;
+    private final QpContext qp;
+    private final SendQueueState s;
+    private final Completer completer;
+    /** Packets of the current multi-packet message since the last one that asked for an ACK. */
+    private int packetsSinceAckRequest;
 
-    // Retransmission state.
-    /**
-     * Set by a go-back-N to {@link #goBackPsn} until that PSN is acknowledged: a burst of late
-     * responses, duplicate ACKs or NAKs that all point at or after it then causes one
-     * retransmission, not one each (which would multiply the traffic on a lossy link).
-     */
-    boolean goingBack;
-    int goBackPsn;
-    long retryDeadlineNs;
-    boolean timerArmed;
-    int retriesLeft;
-    int rnrRetriesLeft;
-    boolean rnrWaiting;
-    long rnrResumeNs;
-
-    Requester(SoftQp qp) {
+    Requester(RnicContext ctx, QpContext qp, SendQueueState s, Completer completer) {
+        this.ctx = ctx;
         this.qp = qp;
-        this.completer = new Completer(this);
+        this.s = s;
+        this.completer = completer;
     }
 
     void reset(int sqPsn) {
-        releaseBudget();
-        nextPsn = sqPsn;
-        ackedPsn = Psn.add(sqPsn, -1);
-        cursor = qp.sq.head();
-        cursorPsn = sqPsn;
-        highestSentPsn = Psn.add(sqPsn, -1);
-        budgetedPsn = highestSentPsn;
-        outstandingReadAtomic = 0;
+        s.reset(sqPsn);
         packetsSinceAckRequest = 0;
-        timerArmed = false;
-        retriesLeft = qp.retryCount;
-        rnrRetriesLeft = qp.rnrRetry;
-        rnrWaiting = false;
-        goingBack = false;
     }
 
     int nextPsn() {
-        return nextPsn;
+        return s.nextPsn;
     }
 
     /** Sends what the window, max_rd_atomic and fences allow. */
@@ -97,15 +64,15 @@ final class Requester {
         if (state != QpState.RTS && state != QpState.SQD) {
             return;
         }
-        if (rnrWaiting) {
-            if (nowNs - rnrResumeNs < 0) {
+        if (s.rnrWaiting) {
+            if (nowNs - s.rnrResumeNs < 0) {
                 return;
             }
-            rnrWaiting = false;
+            s.rnrWaiting = false;
         }
         WorkQueueRing<SendWqe> sq = qp.sq;
-        while (cursor < sq.tail()) {
-            SendWqe w = sq.at(cursor);
+        while (s.cursor < sq.tail()) {
+            SendWqe w = sq.at(s.cursor);
             if (!w.started && !start(w, state)) {
                 break;
             }
@@ -122,19 +89,19 @@ final class Requester {
                     return;
                 }
                 completer.complete(w, w.isLocal() ? w.status : WcStatus.SUCCESS);
-                cursor = sq.head();
+                s.cursor = sq.head();
                 continue;
             }
-            cursor++;
-            if (cursor < sq.tail() && sq.at(cursor).started) {
-                cursorPsn = completer.firstUnackedPsn(sq.at(cursor)); // still going back N
+            s.cursor++;
+            if (s.cursor < sq.tail() && sq.at(s.cursor).started) {
+                s.cursorPsn = s.firstUnackedPsn(sq.at(s.cursor)); // still going back N
             }
         }
         if (qp.type == QpType.RC) {
             completer.retireCompleted(nowNs); // a local operation may be complete already
         }
-        if (hasOutstanding() && !timerArmed) {
-            armTimer(nowNs);
+        if (s.hasOutstanding() && !s.timerArmed) {
+            s.armTimer(nowNs);
         }
     }
 
@@ -144,136 +111,89 @@ final class Requester {
             return false; // SQD: finish messages in progress, start no new ones (IBTA 10.3.1).
         }
         boolean readAtomic = w.isReadOrAtomic();
-        if (readAtomic && outstandingReadAtomic >= Math.max(1, qp.maxRdAtomic)) {
+        if (readAtomic && s.outstandingReadAtomic >= Math.max(1, qp.maxRdAtomic)) {
             return false; // IBTA 9.5: at most max_rd_atomic RDMA READ / atomic requests outstanding.
         }
-        if (w.fence && outstandingReadAtomic > 0) {
+        if (w.fence && s.outstandingReadAtomic > 0) {
             return false; // IBV_SEND_FENCE: wait for earlier READs and atomics to complete.
         }
-        if (qp.type == QpType.RC && Psn.diff(nextPsn, Psn.next(ackedPsn)) >= WINDOW) {
+        if (qp.type == QpType.RC && Psn.diff(s.nextPsn, Psn.next(s.ackedPsn)) >= WINDOW) {
             return false;
         }
-        if (!w.isInline && !w.sg.regionsValid(qp.device.keys())) {
+        if (!w.isInline && !w.sg.regionsValid(ctx.keys)) {
             completer.fail(w, WcStatus.LOC_PROT_ERR);
             return false;
         }
         int packets = w.packetCount(qp.mtu);
         if (w.isLocal()) {
             // Executed when reached, in order; it completes once everything before it has.
-            w.status = LocalOperations.execute(qp, w);
+            w.status = LocalOperations.execute(qp, w, ctx.keys);
             w.responseDone = true;
         }
         w.started = true;
-        w.firstPsn = nextPsn;
-        w.lastPsn = Psn.add(nextPsn, packets - 1);
-        nextPsn = Psn.add(nextPsn, packets);
-        cursorPsn = w.firstPsn;
+        w.firstPsn = s.nextPsn;
+        w.lastPsn = Psn.add(s.nextPsn, packets - 1);
+        s.nextPsn = Psn.add(s.nextPsn, packets);
+        s.cursorPsn = w.firstPsn;
         if (readAtomic) {
-            outstandingReadAtomic++;
+            s.outstandingReadAtomic++;
         }
         if (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.SEND_WITH_INV) {
-            qp.device.counterSet().increment(Counter.RDMA_SENDS);
+            ctx.counters.increment(Counter.RDMA_SENDS);
         }
         return true;
     }
 
-    /** Transmits the cursor WQE from {@link #cursorPsn}; false when the window stopped it. */
+    /** Transmits the s.cursor WQE from {@link #cursorPsn}; false when the window stopped it. */
     private boolean transmit(SendWqe w) {
-        PacketSender out = qp.device.engine().sender();
-        while (Psn.compare(cursorPsn, w.lastPsn) <= 0) {
-            if (qp.type == QpType.RC && Psn.diff(cursorPsn, Psn.next(ackedPsn)) >= WINDOW) {
+        PacketSender out = ctx.sender;
+        while (Psn.compare(s.cursorPsn, w.lastPsn) <= 0) {
+            if (qp.type == QpType.RC && Psn.diff(s.cursorPsn, Psn.next(s.ackedPsn)) >= WINDOW) {
                 return false;
             }
-            if (qp.type == QpType.RC && Psn.compare(cursorPsn, budgetedPsn) > 0
-                && !qp.device.engine().budget().mayTransmit(qp)) {
+            if (s.needsBudget(s.cursorPsn) && !ctx.budget.mayTransmit(qp)) {
                 return false; // uncharged PSNs wait for the device's budget; the ACK that frees it reschedules
             }
-            int index = Psn.diff(cursorPsn, w.firstPsn);
+            int index = Psn.diff(s.cursorPsn, w.firstPsn);
             long offset = (long) index * qp.mtu;
             switch (w.opcode) {
                 case RDMA_READ -> {
                     // One request covers every response PSN from here on (IBTA 9.7.4.1.4).
-                    RocePacket p = out.begin(qp, Opcode.RC_RDMA_READ_REQUEST, cursorPsn, 0);
+                    RocePacket p = out.begin(qp, Opcode.RC_RDMA_READ_REQUEST, s.cursorPsn, 0);
                     p.bth().ackRequest(true);
                     p.reth().virtualAddress(w.remoteAddress + offset).rKey(w.rkey).dmaLength(w.length - offset);
                     out.send(qp);
-                    noteTransmitted(cursorPsn, w.lastPsn); // the request holds all its response PSNs
-                    cursorPsn = Psn.next(w.lastPsn);
+                    noteTransmitted(s.cursorPsn, w.lastPsn); // the request holds all its response PSNs
+                    s.cursorPsn = Psn.next(w.lastPsn);
                     return true;
                 }
                 case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
                     boolean cas = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP;
-                    RocePacket p = out.begin(qp, cas ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD, cursorPsn, 0);
+                    RocePacket p = out.begin(qp, cas ? Opcode.RC_COMPARE_SWAP : Opcode.RC_FETCH_ADD, s.cursorPsn, 0);
                     p.bth().ackRequest(true);
                     p.atomicEth().virtualAddress(w.remoteAddress).rKey(w.rkey)
                         .swapAddData(cas ? w.swap : w.compareAdd).compareData(cas ? w.compareAdd : 0);
                     out.send(qp);
-                    noteTransmitted(cursorPsn, cursorPsn);
-                    cursorPsn = Psn.next(cursorPsn);
+                    noteTransmitted(s.cursorPsn, s.cursorPsn);
+                    s.cursorPsn = Psn.next(s.cursorPsn);
                     return true;
                 }
                 default -> sendSegment(out, w, index, offset);
             }
-            cursorPsn = Psn.next(cursorPsn);
+            s.cursorPsn = Psn.next(s.cursorPsn);
         }
         return true;
     }
 
     /** Counts a packet at {@code psn} as a retransmission when it was sent before; it used PSNs up to {@code lastPsn}. */
     private void noteTransmitted(int psn, int lastPsn) {
-        if (Psn.compare(psn, highestSentPsn) <= 0) {
-            qp.device.counterSet().increment(Counter.RETRANSMITTED_PKTS);
+        if (Psn.compare(psn, s.highestSentPsn) <= 0) {
+            ctx.counters.increment(Counter.RETRANSMITTED_PKTS);
         }
-        if (Psn.compare(lastPsn, highestSentPsn) > 0) {
-            highestSentPsn = lastPsn;
+        if (Psn.compare(lastPsn, s.highestSentPsn) > 0) {
+            s.highestSentPsn = lastPsn;
         }
-        if (qp.type == QpType.RC && Psn.compare(lastPsn, budgetedPsn) > 0) {
-            int before = inFlight();
-            budgetedPsn = lastPsn;
-            qp.device.engine().budget().add(inFlight() - before);
-        }
-    }
-
-    /** Waits for the device's budget with nothing of its own in flight: nothing to time out. */
-    private boolean blockedOnBudget() {
-        return qp.waitingForBudget && inFlight() == 0 && outstandingReadAtomic == 0;
-    }
-
-    /** RC packets (READ response PSNs included) charged to the budget and not yet acknowledged. */
-    int inFlight() {
-        int d = Psn.diff(budgetedPsn, ackedPsn);
-        return d > 0 ? d : 0;
-    }
-
-    /** The acknowledged PSN moves to {@code psn}: what it covers leaves the device's budget. */
-    void acknowledgedTo(int psn) {
-        int before = inFlight();
-        ackedPsn = psn;
-        if (qp.type == QpType.RC) {
-            qp.device.engine().budget().add(inFlight() - before);
-        }
-    }
-
-    /** Returns everything in flight to the device's budget (reset, flush, destroy). */
-    void releaseBudget() {
-        if (qp.type == QpType.RC) {
-            qp.device.engine().budget().add(-inFlight());
-        }
-        budgetedPsn = ackedPsn;
-    }
-
-    /**
-     * Gives back the packets from {@code psn} on: after a NAK, an RNR NAK or a timeout the
-     * responder has dropped them, and a QP that retries forever (rnr_retry 7) must not hold the
-     * device's budget while it waits. Sending them again charges them again.
-     */
-    private void releaseBudgetFrom(int psn) {
-        int last = Psn.add(psn, -1);
-        if (qp.type == QpType.RC && Psn.compare(last, budgetedPsn) < 0) {
-            int before = inFlight();
-            budgetedPsn = Psn.compare(last, ackedPsn) > 0 ? last : ackedPsn;
-            qp.device.engine().budget().add(inFlight() - before);
-        }
+        s.charge(lastPsn);
     }
 
     /**
@@ -283,18 +203,18 @@ final class Requester {
     private void sendSegment(PacketSender out, SendWqe w, int index, long offset) {
         int payload = (int) Math.min(qp.mtu, w.length - offset);
         boolean first = index == 0;
-        boolean last = cursorPsn == w.lastPsn;
+        boolean last = s.cursorPsn == w.lastPsn;
         boolean write = w.opcode == WrOpcode.RDMA_WRITE || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
         boolean imm = w.opcode.hasImmediate() && last;
         RocePacket p;
         if (qp.type == QpType.UD) {
-            p = out.begin(w.remoteQpn, imm ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY, cursorPsn, payload);
+            p = out.begin(w.remoteQpn, imm ? Opcode.UD_SEND_ONLY_WITH_IMMEDIATE : Opcode.UD_SEND_ONLY, s.cursorPsn, payload);
             // A Q_Key with the high bit set means "use the QP's own Q_Key" (IBTA 10.2.4, C10-15).
             p.deth().qKey(w.remoteQkey < 0 ? qp.qkey : w.remoteQkey).sourceQp(qp.qpn);
         } else {
             int opcode = write ? writeOpcode(first, last, imm) : sendOpcode(first, last, imm,
                 w.opcode == WrOpcode.SEND_WITH_INV);
-            p = out.begin(qp, qp.type == QpType.UC ? opcode | TransportType.UC.opcodePrefix() : opcode, cursorPsn, payload);
+            p = out.begin(qp, qp.type == QpType.UC ? opcode | TransportType.UC.opcodePrefix() : opcode, s.cursorPsn, payload);
         }
         boolean ackRequest = qp.type == QpType.RC && (last || ++packetsSinceAckRequest >= ACK_REQUEST_INTERVAL);
         if (ackRequest) {
@@ -318,11 +238,11 @@ final class Requester {
             }
         }
         if (qp.type == QpType.UD) {
-            out.send(w.ah.sgid, w.ah.dgid, w.ah.av.udpPort());
+            out.send(w.ah.sourceGid(), w.ah.destGid(), w.ah.udpPort());
         } else {
             out.send(qp);
         }
-        noteTransmitted(cursorPsn, cursorPsn);
+        noteTransmitted(s.cursorPsn, s.cursorPsn);
     }
 
     private static int sendOpcode(boolean first, boolean last, boolean imm, boolean invalidate) {
@@ -355,102 +275,25 @@ final class Requester {
 
     // ---------------------------------------------------------------- retransmission
 
-    /** True while a started WQE waits for its ACK or response. */
-    boolean hasOutstanding() {
-        WorkQueueRing<SendWqe> sq = qp.sq;
-        return sq.head() < sq.tail() && sq.at(sq.head()).started;
-    }
-
-    /**
-     * Starts the transport timer (IBTA 9.7.6.1.3) while a started WQE waits. A QP whose next
-     * packets wait for the device's {@link TransmitBudget}, with nothing of its own in flight, has
-     * nothing the responder could have lost: no timer, so waiting costs no retries.
-     */
-    void armTimer(long nowNs) {
-        long timeoutNs = Timers.ackTimeoutNs(qp.timeout);
-        timerArmed = timeoutNs > 0 && hasOutstanding() && !blockedOnBudget();
-        retryDeadlineNs = nowNs + timeoutNs;
-    }
-
-    /**
-     * The responder answered {@code psn} (an ACK, or response data placed): the retry budget is
-     * whole again and the timer restarts (IBTA 9.7.6.1.3); a go-back-N to it or before is over.
-     */
-    void onProgress(int psn, long nowNs) {
-        if (goingBack && Psn.compare(psn, goBackPsn) >= 0) {
-            goingBack = false;
-        }
-        retriesLeft = qp.retryCount;
-        rnrRetriesLeft = qp.rnrRetry;
-        armTimer(nowNs);
-    }
-
     /** The local ACK timer: on expiry, retransmit from the oldest unacknowledged PSN or give up. */
     void onTimer(long nowNs) {
-        if (rnrWaiting && nowNs - rnrResumeNs >= 0) {
-            qp.device.engine().schedule(qp);
+        if (s.rnrWaiting && nowNs - s.rnrResumeNs >= 0) {
+            ctx.scheduler.schedule(qp);
         }
-        if (!timerArmed || nowNs - retryDeadlineNs < 0) {
+        if (!s.timerArmed || nowNs - s.retryDeadlineNs < 0) {
             return;
         }
-        if (!hasOutstanding() || blockedOnBudget()) {
-            timerArmed = false;
+        if (!s.hasOutstanding() || s.blockedOnBudget()) {
+            s.timerArmed = false;
             return;
         }
-        if (!consumeRetry()) {
+        if (!completer.consumeRetry()) {
             return;
         }
-        goingBack = false; // a timeout always goes back, whatever was asked before
-        goBackTo(completer.firstUnackedPsn(qp.sq.at(qp.sq.head())));
-        armTimer(nowNs);
-        qp.device.engine().schedule(qp);
-    }
-
-    /**
-     * Takes one retry from retry_cnt; when none is left, completes the oldest WQE with
-     * RETRY_EXC_ERR and moves the QP to ERR (IBTA 9.7.6.1.3, C9-140). retry_cnt 7 means seven
-     * retries here, as the spec says; rxe retries forever on 7.
-     *
-     * @return true when a retry may go ahead
-     */
-    boolean consumeRetry() {
-        if (retriesLeft == 0) {
-            qp.device.counterSet().increment(Counter.RETRY_EXCEEDED_ERR);
-            completer.fail(qp.sq.at(qp.sq.head()), WcStatus.RETRY_EXC_ERR);
-            return false;
-        }
-        retriesLeft--;
-        qp.device.counterSet().increment(Counter.COMPLETER_RETRY_ERR);
-        return true;
-    }
-
-    /** True when a go-back-N to {@code psn} or an earlier PSN is already under way. */
-    boolean alreadyGoingBackTo(int psn) {
-        return goingBack && Psn.compare(psn, goBackPsn) >= 0;
-    }
-
-    /** Go-back-N: the next packet sent is {@code psn}, inside the WQE that owns it (IBTA 9.7.6.1.3). */
-    void goBackTo(int psn) {
-        goingBack = true;
-        goBackPsn = psn;
-        releaseBudgetFrom(psn);
-        WorkQueueRing<SendWqe> sq = qp.sq;
-        for (long i = sq.head(); i < sq.tail(); i++) {
-            SendWqe w = sq.at(i);
-            if (!w.started) {
-                return;
-            }
-            if (Psn.compare(psn, w.firstPsn) >= 0 && Psn.compare(psn, w.lastPsn) <= 0) {
-                cursor = i;
-                cursorPsn = psn;
-                return;
-            }
-        }
-    }
-
-    void waitForRnr(long nowNs, int timerCode) {
-        rnrWaiting = true;
-        rnrResumeNs = nowNs + Timers.rnrDelayNs(timerCode);
+        s.goingBack = false; // a timeout always goes back, whatever was asked before
+        s.goBackTo(s.firstUnackedPsn(qp.sq.at(qp.sq.head())));
+        s.armTimer(nowNs);
+        ctx.scheduler.schedule(qp);
     }
 
     /** Completes every WQE with WR_FLUSH_ERR (the QP is in ERR). */
@@ -459,9 +302,9 @@ final class Requester {
         while (!sq.isEmpty()) {
             completer.complete(sq.at(sq.head()), WcStatus.WR_FLUSH_ERR);
         }
-        cursor = sq.head();
-        timerArmed = false;
-        rnrWaiting = false;
-        releaseBudget();
+        s.cursor = sq.head();
+        s.timerArmed = false;
+        s.rnrWaiting = false;
+        s.releaseBudget();
     }
 }

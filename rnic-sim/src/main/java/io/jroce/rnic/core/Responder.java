@@ -15,14 +15,23 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * The RC responder (IBTA Vol. 1 9.7.4-9.7.5): checks each request's PSN against the expected PSN,
  * executes new requests once, answers duplicates without executing them again, and acknowledges.
  * I/O thread only.
+ *
+ * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
+ * message in progress, the atomic replay record); nothing else reads or writes it. It takes
+ * receive WQEs through {@link QpContext#recvHead()}, writes completions to the QP's receive
+ * {@link CompletionSink}, finds memory by key through {@link RnicContext#keys} as
+ * {@link RegionAccess} and {@link WindowAccess}, and moves the QP to ERR through {@link QpErrors}.
  */
 final class Responder {
-    private final SoftQp qp;
+    private final RnicContext ctx;
+    private final QpContext qp;
+    private final QpErrors errors;
     private final AtomicReplay replay = new AtomicReplay();
     private final GrhWriter grh = new GrhWriter();
     /** The PSN the next new request must carry (ePSN). */
@@ -36,13 +45,15 @@ final class Responder {
     private Operation inProgress;
     private boolean haveRecvWqe;
     private long received;
-    private SoftMr writeMr;
+    private RegionAccess writeMr;
     private long writeOffset;
     private long writeLength;
     private long written;
 
-    Responder(SoftQp qp) {
+    Responder(RnicContext ctx, QpContext qp, QpErrors errors) {
+        this.ctx = ctx;
         this.qp = qp;
+        this.errors = errors;
     }
 
     void reset(int rqPsn) {
@@ -71,26 +82,26 @@ final class Responder {
         }
         int order = Psn.compare(psn, expectedPsn);
         if (order > 0) {
-            qp.device.counterSet().increment(Counter.OUT_OF_SEQ_REQUEST);
+            ctx.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
             if (!sequenceNakSent) {
                 sequenceNakSent = true;
-                qp.device.engine().sender().nak(qp, expectedPsn, NakCode.PSN_SEQUENCE_ERROR, msn);
+                ctx.sender.nak(qp, expectedPsn, NakCode.PSN_SEQUENCE_ERROR, msn);
             }
             return;
         }
         if (order < 0) {
-            qp.device.counterSet().increment(Counter.DUPLICATE_REQUEST);
+            ctx.counters.increment(Counter.DUPLICATE_REQUEST);
             onDuplicate(p, psn);
             return;
         }
         sequenceNakSent = false;
         OpcodeInfo info = p.info();
         if (!sequenceValid(info)) {
-            // Opcode sequence check (C9-95? IBTA 9.7.5.1.4): a MIDDLE/LAST needs a FIRST, a FIRST/ONLY
+            // Opcode sequence check: a MIDDLE/LAST needs a FIRST of the same operation, a FIRST/ONLY
             // none in progress. UC drops such packets (its message was already abandoned).
             if (qp.type == QpType.UC) {
                 expectedPsn = Psn.next(psn);
-                qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+                ctx.counters.increment(Counter.DROP_UC_MESSAGE);
                 return;
             }
             error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
@@ -101,26 +112,26 @@ final class Responder {
             case RDMA_WRITE -> onWrite(p, info, psn);
             case RDMA_READ_REQUEST -> onRead(p, psn, false);
             case COMPARE_SWAP, FETCH_ADD -> onAtomic(p, info, psn);
-            default -> qp.device.counterSet().increment(Counter.DROP_UNKNOWN_OPCODE);
+            default -> ctx.counters.increment(Counter.DROP_UNKNOWN_OPCODE);
         }
     }
 
     /**
      * UC has no retransmission: a PSN other than the expected one means packets were lost. The
      * message in progress is abandoned (its receive WQE stays for the next message) and only a
-     * FIRST or ONLY packet may start a new one (IBTA 9.8.2? UC responder, C9-?).
+     * FIRST or ONLY packet may start a new one.
      */
     private boolean ucInSequence(OpcodeInfo info, int psn) {
         if (psn == expectedPsn) {
             return true;
         }
-        qp.device.counterSet().increment(Counter.OUT_OF_SEQ_REQUEST);
+        ctx.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
         if (inProgress != null) {
             abortUcMessage();
         }
         if (!info.position().startsMessage()) {
             expectedPsn = Psn.next(psn);
-            qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+            ctx.counters.increment(Counter.DROP_UC_MESSAGE);
             return false;
         }
         expectedPsn = psn;
@@ -128,23 +139,23 @@ final class Responder {
     }
 
     private void abortUcMessage() {
-        qp.device.counterSet().increment(Counter.DROP_UC_MESSAGE);
+        ctx.counters.increment(Counter.DROP_UC_MESSAGE);
         abort();
     }
 
     /**
-     * A UD SEND ONLY (IBTA 9.8.3): the Q_Key must match the QP's (C10-15? a remote Q_Key with the
+     * A UD SEND ONLY (IBTA 9.8.3): the Q_Key must match the QP's (a remote Q_Key with the
      * high bit set was already replaced by the sender), the message goes to the next receive WQE
      * after the 40-byte GRH area, and nothing is acknowledged.
      */
     void onDatagram(RocePacket p, byte[] src, byte[] dst) {
         if (p.deth().qKey() != qp.qkey) {
-            qp.device.counterSet().increment(Counter.DROP_BAD_QKEY);
+            ctx.counters.increment(Counter.DROP_BAD_QKEY);
             return;
         }
         RecvWqe r = qp.recvHead();
         if (r == null) {
-            qp.device.counterSet().increment(Counter.DROP_NO_RECV_WQE);
+            ctx.counters.increment(Counter.DROP_NO_RECV_WQE);
             return;
         }
         long wrId = r.wrId;
@@ -154,7 +165,7 @@ final class Responder {
         int len = p.payloadLength();
         boolean solicited = p.bth().solicitedEvent();
         WcStatus status;
-        if (!r.sg.regionsValid(qp.device.keys())) {
+        if (!r.sg.regionsValid(ctx.keys)) {
             status = WcStatus.LOC_PROT_ERR;
         } else if (GrhWriter.GRH_LENGTH + len > r.sg.totalLength()) {
             status = WcStatus.LOC_LEN_ERR;
@@ -164,12 +175,21 @@ final class Responder {
                 r.sg.scatter(GrhWriter.GRH_LENGTH, p.buffer(), p.payloadOffset(), len);
             }
             status = WcStatus.SUCCESS;
-            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+            ctx.counters.increment(Counter.RDMA_RECVS);
         }
         qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
         boolean ok = status == WcStatus.SUCCESS;
-        qp.recvCq.push(wrId, status, WcOpcode.RECV, ok ? GrhWriter.GRH_LENGTH + len : 0, ok && imm, immData,
-            qp.qpn, srcQp, solicited, ok, false, 0);
+        WorkCompletion wc = qp.recvCq.claim();
+        if (wc != null) {
+            wc.start(wrId, WcOpcode.RECV, qp.qpn).status(status).srcQp(srcQp).grh(ok);
+            if (ok) {
+                wc.byteLen(GrhWriter.GRH_LENGTH + len);
+                if (imm) {
+                    wc.immData(immData);
+                }
+            }
+            qp.recvCq.publish(solicited);
+        }
     }
 
     private boolean sequenceValid(OpcodeInfo info) {
@@ -200,25 +220,28 @@ final class Responder {
         inProgress = pos.endsMessage() ? null : info.operation();
         if (pos.endsMessage() && info.hasInvalidate()) {
             int rkey = p.ieth().rKey();
-            SoftMw mw = qp.device.keys().lookupWindow(rkey);
-            if (mw == null || mw.type != 2 || mw.pd != qp.pd || !mw.valid) {
-                // Only a valid type 2 window of the QP's PD can be invalidated remotely (IBTA 10.6.7.2.?).
+            WindowAccess mw = ctx.keys.lookupWindow(rkey);
+            if (mw == null || mw.type() != 2 || mw.protectionDomain() != qp.pd || !mw.isBound()) {
+                // Only a valid type 2 window of the QP's PD can be invalidated remotely.
                 error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
                 return;
             }
             mw.invalidate();
             long wrId = qp.recvHead().wrId;
             qp.consumeRecv(); // before the completion is visible, as in completeRecv
-            qp.recvCq.push(wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn,
-                p.bth().solicitedEvent(), false, true, rkey);
+            WorkCompletion wc = qp.recvCq.claim();
+            if (wc != null) {
+                wc.start(wrId, WcOpcode.RECV, qp.qpn).byteLen((int) received).srcQp(qp.destQpn).invalidatedRkey(rkey);
+                qp.recvCq.publish(p.bth().solicitedEvent());
+            }
             haveRecvWqe = false;
-            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+            ctx.counters.increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
         } else if (pos.endsMessage()) {
             boolean imm = info.hasImmediate();
             completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, received, imm, imm ? p.immDt().immediateData() : 0,
                 p.bth().solicitedEvent());
-            qp.device.counterSet().increment(Counter.RDMA_RECVS);
+            ctx.counters.increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
         }
         accept(p, psn);
@@ -230,7 +253,7 @@ final class Responder {
             long va = p.reth().virtualAddress();
             int rkey = p.reth().rKey();
             long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
-            SoftMr mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE);
+            RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE);
             if (len != 0 && mr == null) {
                 error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
                 return;
@@ -248,7 +271,7 @@ final class Responder {
         }
         int len = p.payloadLength();
         if (written + len > writeLength || (pos.endsMessage() && written + len != writeLength)) {
-            // The payload must add up to the RETH's DMA length (IBTA 9.7.4.1.4, C9-?).
+            // The payload must add up to the RETH's DMA length, no more and no less.
             error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
             return;
         }
@@ -268,7 +291,7 @@ final class Responder {
         accept(p, psn);
     }
 
-    /** FIRST and MIDDLE packets carry exactly one path MTU of payload, LAST and ONLY at most one (C9-88?). */
+    /** FIRST and MIDDLE packets carry exactly one path MTU of payload, LAST and ONLY at most one. */
     private boolean checkSegmentLength(RocePacket p, Position pos, int psn) {
         int len = p.payloadLength();
         boolean ok = pos.endsMessage() ? len <= qp.mtu : len == qp.mtu;
@@ -282,7 +305,7 @@ final class Responder {
         long va = p.reth().virtualAddress();
         int rkey = p.reth().rKey();
         long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
-        SoftMr mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
+        RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
         if (len != 0 && mr == null) {
             if (!duplicate) {
                 error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
@@ -295,7 +318,7 @@ final class Responder {
             msn = Psn.next(msn);
         }
         long offset = mr == null ? 0 : mr.offsetOf(va, len);
-        PacketSender out = qp.device.engine().sender();
+        PacketSender out = ctx.sender;
         for (int i = 0; i < packets; i++) {
             int opcode = packets == 1 ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
                 : i == 0 ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
@@ -316,10 +339,10 @@ final class Responder {
         long va = p.atomicEth().virtualAddress();
         int rkey = p.atomicEth().rKey();
         if ((va & 7) != 0) {
-            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR); // C9-?: atomics need 8-byte alignment
+            error(psn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR); // an atomic needs an 8-byte aligned address
             return;
         }
-        SoftMr mr = checkRemoteAccess(va, rkey, 8, AccessFlags.REMOTE_ATOMIC);
+        RegionAccess mr = checkRemoteAccess(va, rkey, 8, AccessFlags.REMOTE_ATOMIC);
         if (mr == null) {
             error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
             return;
@@ -343,7 +366,7 @@ final class Responder {
     }
 
     private void sendAtomicAck(int psn, long original) {
-        PacketSender out = qp.device.engine().sender();
+        PacketSender out = ctx.sender;
         RocePacket r = out.begin(qp, Opcode.RC_ATOMIC_ACKNOWLEDGE, psn, 0);
         r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
         r.atomicAckEth().originalRemoteData(original);
@@ -367,23 +390,23 @@ final class Responder {
                 // Acknowledge the duplicate itself, when it asks: ePSN - 1 could be the last PSN of a
                 // READ whose responses the requester is still missing, and would read as an implicit NAK.
                 if (p.bth().ackRequest()) {
-                    qp.device.engine().sender().ack(qp, psn, msn);
+                    ctx.sender.ack(qp, psn, msn);
                 }
             }
         }
     }
 
     /** The region {@code rkey} names if it may be accessed as asked (IBTA 9.7.4.1.5, C9-88..C9-92). */
-    private SoftMr checkRemoteAccess(long va, int rkey, long len, int access) {
+    private RegionAccess checkRemoteAccess(long va, int rkey, long len, int access) {
         if (!qp.allows(access)) {
             return null; // the QP's own access flags forbid the operation
         }
-        SoftMr mr = qp.device.keys().lookup(rkey);
+        RegionAccess mr = ctx.keys.lookup(rkey);
         if (mr == null) {
-            SoftMw mw = qp.device.keys().lookupWindow(rkey);
+            WindowAccess mw = ctx.keys.lookupWindow(rkey);
             return mw == null ? null : mw.check(qp, va, len, access); // through a memory window (IBTA 10.6.7)
         }
-        if (mr.pd() != qp.pd || !mr.allows(access) || mr.offsetOf(va, len) < 0) {
+        if (mr.protectionDomain() != qp.pd || !mr.allows(access) || mr.offsetOf(va, len) < 0) {
             return null;
         }
         return mr;
@@ -394,16 +417,16 @@ final class Responder {
         RecvWqe r = qp.recvHead();
         if (r == null) {
             if (qp.type == QpType.UC) {
-                qp.device.counterSet().increment(Counter.DROP_NO_RECV_WQE); // UC cannot RNR NAK: drop
+                ctx.counters.increment(Counter.DROP_NO_RECV_WQE); // UC cannot RNR NAK: drop
                 return false;
             }
-            qp.device.counterSet().increment(Counter.SEND_RNR_ERR);
-            qp.device.engine().sender().acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
+            ctx.counters.increment(Counter.SEND_RNR_ERR);
+            ctx.sender.acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
             return false;
         }
         haveRecvWqe = true;
         received = 0;
-        if (!r.sg.regionsValid(qp.device.keys())) {
+        if (!r.sg.regionsValid(ctx.keys)) {
             // A receive buffer was deregistered after the post: local protection error here,
             // remote operational error for the requester (IBTA 9.7.5.2.4).
             error(psn, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
@@ -420,7 +443,14 @@ final class Responder {
                               boolean solicited) {
         long wrId = qp.recvHead().wrId;
         qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
-        qp.recvCq.push(wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn, solicited);
+        WorkCompletion wc = qp.recvCq.claim();
+        if (wc != null) {
+            wc.start(wrId, opcode, qp.qpn).status(status).byteLen((int) byteLen).srcQp(qp.destQpn);
+            if (withImm) {
+                wc.immData(imm);
+            }
+            qp.recvCq.publish(solicited);
+        }
         haveRecvWqe = false;
     }
 
@@ -428,7 +458,7 @@ final class Responder {
     private void accept(RocePacket p, int psn) {
         expectedPsn = Psn.next(psn);
         if (qp.type == QpType.RC && p.bth().ackRequest()) {
-            qp.device.engine().sender().ack(qp, psn, msn);
+            ctx.sender.ack(qp, psn, msn);
         }
     }
 
@@ -443,7 +473,7 @@ final class Responder {
                 completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
             }
             expectedPsn = Psn.next(psn);
-            qp.device.counterSet().increment(Counter.DROP_UC_ACCESS);
+            ctx.counters.increment(Counter.DROP_UC_ACCESS);
             abort();
             return;
         }
@@ -451,7 +481,7 @@ final class Responder {
         if (haveRecvWqe && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }
-        qp.device.engine().sender().nak(qp, psn, code, msn);
-        qp.enterError();
+        ctx.sender.nak(qp, psn, code, msn);
+        errors.enterError();
     }
 }

@@ -26,49 +26,56 @@ import io.jroce.verbs.QpType;
  * packet (in the order rxe_recv.c checks, IBTA 9.6 packet header validation) and hands it to the
  * responder or completer of its QP; runs the requesters of QPs that have new work; drives timers.
  */
-final class RnicEngine implements RocePacketHandler {
+final class RnicEngine implements RocePacketHandler, QpScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(RnicEngine.class);
 
     private final IoContext io;
     private final Counters counters;
     private final PacketSender sender;
+    private final RnicContext context;
     private final RocePacket rx = new RocePacket();
-    private final Int2ObjectHashMap<SoftQp> qps = new Int2ObjectHashMap<>();
-    private final ManyToOneConcurrentArrayQueue<SoftQp> runQueue =
+    private final Int2ObjectHashMap<QpTransport> qps = new Int2ObjectHashMap<>();
+    private final ManyToOneConcurrentArrayQueue<QpTransport> runQueue =
         new ManyToOneConcurrentArrayQueue<>(DeviceLimits.MAX_QP);
     private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
-    private final TransmitBudget budget = new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this);
 
-    RnicEngine(IoContext io, RoceTransport transport, Counters counters) {
+    RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys) {
         this.io = io;
         this.counters = counters;
         this.sender = new PacketSender(transport, counters);
+        this.context = new RnicContext(counters, keys, sender,
+            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this);
     }
 
-    PacketSender sender() {
-        return sender;
-    }
-
-    /** I/O thread. */
-    void register(SoftQp qp) {
-        qps.put(qp.qpn, qp);
-    }
-
-    /** I/O thread. */
-    void unregister(SoftQp qp) {
-        qps.remove(qp.qpn);
-        budget.remove(qp); // first: giving the budget back must not schedule this QP
-        qp.requester.releaseBudget();
+    /** The services every engine of this device is built with. */
+    RnicContext context() {
+        return context;
     }
 
     /** I/O thread. */
-    TransmitBudget budget() {
-        return budget;
+    void register(QpTransport t) {
+        qps.put(t.qp.qpn, t);
+    }
+
+    /** I/O thread. */
+    void unregister(QpTransport t) {
+        qps.remove(t.qp.qpn);
+        context.budget.remove(t.qp); // first: giving the budget back must not schedule this QP
+        t.sendState.releaseBudget();
+    }
+
+    /** Schedules a registered QP from inside the engines (budget freed, RNR wait or timeout over). */
+    @Override
+    public void schedule(QpContext qp) {
+        QpTransport t = qps.get(qp.qpn);
+        if (t != null && t.qp == qp) {
+            schedule(t);
+        }
     }
 
     /** Asks the I/O thread to run {@code qp}'s requester (new work, or a flush). Any thread. */
-    void schedule(SoftQp qp) {
+    void schedule(QpTransport qp) {
         if (qp.scheduled.compareAndSet(false, true)) {
             while (!runQueue.offer(qp)) {
                 Thread.onSpinWait(); // bounded by MAX_QP, and each QP is queued at most once
@@ -82,11 +89,11 @@ final class RnicEngine implements RocePacketHandler {
     private void drain() {
         drainPending.set(false);
         long now = io.nowNs();
-        SoftQp qp;
+        QpTransport qp;
         while ((qp = runQueue.poll()) != null) {
             qp.scheduled.set(false);
             try {
-                if (qp.state == QpState.ERR) {
+                if (qp.qp.state == QpState.ERR) {
                     qp.flush();
                 } else {
                     qp.requester.doWork(now);
@@ -101,9 +108,10 @@ final class RnicEngine implements RocePacketHandler {
     /** Expires retransmission and RNR timers. I/O thread. */
     void onTimer() {
         long now = io.nowNs();
-        for (SoftQp qp : qps.values()) {
-            if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
-                qp.requester.onTimer(now);
+        for (QpTransport t : qps.values()) {
+            QpState state = t.qp.state;
+            if (state == QpState.RTS || state == QpState.SQD) {
+                t.requester.onTimer(now);
             }
         }
         sender.flushIfNeeded();
@@ -133,17 +141,18 @@ final class RnicEngine implements RocePacketHandler {
         }
         BthFlyweight bth = rx.bth();
         if ((bth.partitionKey() & 0x7FFF) != 0x7FFF) {
-            counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists (C9-42? P_Key check)
+            counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists: any other P_Key is dropped
             return;
         }
-        SoftQp qp = qps.get(bth.destQp());
-        if (qp == null) {
+        QpTransport t = qps.get(bth.destQp());
+        if (t == null) {
             counters.increment(Counter.DROP_UNKNOWN_QPN);
             return;
         }
+        QpContext qp = t.qp;
         OpcodeInfo info = rx.info();
         if (info.transport() != transportOf(qp.type)) {
-            counters.increment(Counter.DROP_WRONG_QP_TYPE); // e.g. a UC opcode for an RC QP (IBTA 9.6.1.? C9-?)
+            counters.increment(Counter.DROP_WRONG_QP_TYPE); // the opcode's transport must be the QP's, e.g. no UC opcode for an RC QP
             return;
         }
         if (qp.type != QpType.UD
@@ -161,9 +170,9 @@ final class RnicEngine implements RocePacketHandler {
             }
             countReceived();
             if (qp.type == QpType.UD) {
-                qp.responder.onDatagram(rx, src, dst);
+                t.responder.onDatagram(rx, src, dst);
             } else {
-                qp.responder.onRequest(rx, now);
+                t.responder.onRequest(rx, now);
             }
         } else {
             if (state != QpState.RTS && state != QpState.SQD) {
@@ -172,13 +181,13 @@ final class RnicEngine implements RocePacketHandler {
             }
             countReceived();
             switch (info.operation()) {
-                case ACKNOWLEDGE -> qp.requester.completer.onAcknowledge(rx, now);
-                case RDMA_READ_RESPONSE -> qp.requester.completer.onReadResponse(rx, now);
-                case ATOMIC_ACKNOWLEDGE -> qp.requester.completer.onAtomicAcknowledge(rx, now);
+                case ACKNOWLEDGE -> t.completer.onAcknowledge(rx, now);
+                case RDMA_READ_RESPONSE -> t.completer.onReadResponse(rx, now);
+                case ATOMIC_ACKNOWLEDGE -> t.completer.onAtomicAcknowledge(rx, now);
                 default -> counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             }
             if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
-                qp.requester.doWork(now); // an ACK may have opened the window
+                t.requester.doWork(now); // an ACK may have opened the window
             }
         }
     }

@@ -6,6 +6,7 @@ import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidKeyException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
+import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.SendWorkRequest;
@@ -16,7 +17,7 @@ final class SendRequestChecks {
     private SendRequestChecks() {
     }
 
-    /** Which operations each transport service carries (IBTA 9.8, Table 40? service types). */
+    /** Which operations each transport service carries (IBTA 9.8: RC carries all, UC no READ or atomics, UD only SENDs). */
     static void opcodeForType(QpType type, WrOpcode op) {
         boolean ok = switch (type) {
             case RC -> true;
@@ -34,7 +35,7 @@ final class SendRequestChecks {
      * of this PD registered with MW_BIND that holds the range, and access that the region's local
      * access supports (remote write and atomic need LOCAL_WRITE on the region).
      */
-    static void bind(SoftPd pd, MemoryWindow window, int newRkey, MemoryRegion region,
+    static void bind(ProtectionDomain pd, MemoryWindow window, int newRkey, MemoryRegion region,
                      long address, long length, int access, int type) {
         if (!(window instanceof SoftMw mw) || mw.pd != pd) {
             throw new InvalidAttributeException("the memory window must be one of this QP's protection domain");
@@ -71,7 +72,7 @@ final class SendRequestChecks {
         }
     }
 
-    static SoftAh ud(SoftPd pd, SendWorkRequest wr) {
+    static SoftAh ud(ProtectionDomain pd, SendWorkRequest wr) {
         if (!(wr.addressHandle() instanceof SoftAh ah)) {
             throw new InvalidAttributeException("a UD send needs an address handle of this device (SendWorkRequest.ud)");
         }

@@ -22,15 +22,15 @@ final class SendWqe {
     long compareAdd;
     long swap;
     /** UD: the address handle, destination QP and Q_Key. */
-    SoftAh ah;
+    UdDestination ah;
     int remoteQpn;
     int remoteQkey;
     /** SEND_WITH_INV / LOCAL_INV: the rkey to invalidate. */
     int invalidateRkey;
     /** BIND_MW: the window, its new rkey, and the part of a region it opens. */
-    SoftMw bindWindow;
+    WindowAccess bindWindow;
     int bindRkey;
-    SoftMr bindRegion;
+    RegionAccess bindRegion;
     long bindAddress;
     long bindLength;
     int bindAccess;

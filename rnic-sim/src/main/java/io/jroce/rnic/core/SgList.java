@@ -5,6 +5,7 @@ import org.agrona.DirectBuffer;
 import io.jroce.verbs.AccessViolationException;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidKeyException;
+import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendWorkRequest;
@@ -17,7 +18,7 @@ final class SgList {
     private final long[] address;
     private final int[] length;
     private final int[] lkey;
-    private final SoftMr[] mr;
+    private final RegionAccess[] mr;
     private int count;
     private long total;
 
@@ -25,7 +26,7 @@ final class SgList {
         address = new long[maxSge];
         length = new int[maxSge];
         lkey = new int[maxSge];
-        mr = new SoftMr[maxSge];
+        mr = new RegionAccess[maxSge];
     }
 
     /** An empty list (inline sends carry their data in the WQE). */
@@ -47,7 +48,7 @@ final class SgList {
      * that holds the whole entry and grants {@code requiredAccess} (IBTA 10.6.3.1, local access
      * checks). One overload per request type rather than a lambda, so posting allocates nothing.
      */
-    void load(SendWorkRequest wr, SoftPd pd, KeyTable keys, int requiredAccess) {
+    void load(SendWorkRequest wr, ProtectionDomain pd, KeyTable keys, int requiredAccess) {
         int n = checkCount(wr.numSge());
         long sum = 0;
         for (int i = 0; i < n; i++) {
@@ -57,8 +58,8 @@ final class SgList {
         total = sum;
     }
 
-    /** As {@link #load(SendWorkRequest, SoftPd, KeyTable, int)} for a receive work request. */
-    void load(ReceiveWorkRequest wr, SoftPd pd, KeyTable keys, int requiredAccess) {
+    /** As {@link #load(SendWorkRequest, ProtectionDomain, KeyTable, int)} for a receive work request. */
+    void load(ReceiveWorkRequest wr, ProtectionDomain pd, KeyTable keys, int requiredAccess) {
         int n = checkCount(wr.numSge());
         long sum = 0;
         for (int i = 0; i < n; i++) {
@@ -75,10 +76,10 @@ final class SgList {
         return n;
     }
 
-    private long put(int i, ScatterGatherEntry e, SoftPd pd, KeyTable keys, int requiredAccess) {
+    private long put(int i, ScatterGatherEntry e, ProtectionDomain pd, KeyTable keys, int requiredAccess) {
         long len = Integer.toUnsignedLong(e.length());
-        SoftMr region = keys.lookup(e.lkey());
-        if (region == null || region.pd() != pd) {
+        RegionAccess region = keys.lookup(e.lkey());
+        if (region == null || region.protectionDomain() != pd) {
             throw new InvalidKeyException("SGE " + i + ": lkey 0x" + Integer.toHexString(e.lkey())
                 + (region == null ? " names no memory region" : " belongs to another protection domain"));
         }
@@ -117,7 +118,7 @@ final class SgList {
                 continue;
             }
             int n = (int) Math.min(len, length[i] - skip);
-            SoftMr r = mr[i];
+            RegionAccess r = mr[i];
             dst.putBytes(dstIndex, r.view(), (int) (address[i] - r.address() + skip), n);
             dstIndex += n;
             len -= n;
@@ -144,7 +145,7 @@ final class SgList {
                 continue;
             }
             int n = (int) Math.min(len, length[i] - skip);
-            SoftMr r = mr[i];
+            RegionAccess r = mr[i];
             r.view().putBytes((int) (address[i] - r.address() + skip), src, srcIndex, n);
             srcIndex += n;
             len -= n;
@@ -156,7 +157,7 @@ final class SgList {
 
     /** Writes a 64-bit value in native byte order at message offset 0 (atomic results, as rxe). */
     void putLongNative(long value) {
-        SoftMr r = mr[0];
+        RegionAccess r = mr[0];
         r.view().putLong((int) (address[0] - r.address()), value, java.nio.ByteOrder.nativeOrder());
     }
 }

@@ -54,7 +54,7 @@ public final class SoftDevice implements RdmaDevice {
         this.activeMtu = activeMtu;
         this.transport = transport;
         this.io = io;
-        this.engine = new RnicEngine(io, transport, counters);
+        this.engine = new RnicEngine(io, transport, counters, keys);
         this.asyncEvents = new AsyncEvents(io, name);
     }
 
@@ -227,7 +227,7 @@ public final class SoftDevice implements RdmaDevice {
         qp.recvCq.attach();
         qp.recvCq.takesReceives();
         io.call(() -> {
-            engine.register(qp);
+            engine.register(qp.transport);
             return null;
         });
         liveQps++;
@@ -242,8 +242,8 @@ public final class SoftDevice implements RdmaDevice {
 
     synchronized void destroyQp(SoftQp qp) {
         io.call(() -> {
-            engine.unregister(qp);
-            qp.state = QpState.RESET; // a queued run of its requester now does nothing
+            engine.unregister(qp.transport);
+            qp.transport.qp.state = QpState.RESET; // a queued run of its requester now does nothing
             return null;
         });
         liveQps--;

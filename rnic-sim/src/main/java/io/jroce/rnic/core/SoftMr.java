@@ -5,13 +5,12 @@ import java.nio.ByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.ResourceClosedException;
 
 /** A registered memory region over off-heap memory; its address is the memory's real address. */
-final class SoftMr implements MemoryRegion {
-    private final SoftPd pd;
+final class SoftMr implements RegionAccess {
+    private final PdOwner pd;
     private final ByteBuffer memory;
     private final UnsafeBuffer view;
     private final long address;
@@ -20,7 +19,7 @@ final class SoftMr implements MemoryRegion {
     private int key;
     private volatile boolean closed;
 
-    SoftMr(SoftPd pd, ByteBuffer memory, long address, int length, int access) {
+    SoftMr(PdOwner pd, ByteBuffer memory, long address, int length, int access) {
         this.pd = pd;
         this.memory = memory;
         this.address = address;
@@ -63,12 +62,13 @@ final class SoftMr implements MemoryRegion {
         return pd;
     }
 
-    SoftPd pd() {
+    PdOwner pd() {
         return pd;
     }
 
     /** The memory, indexed from 0 = {@link #address()}. */
-    UnsafeBuffer view() {
+    @Override
+    public UnsafeBuffer view() {
         return view;
     }
 
@@ -84,7 +84,8 @@ final class SoftMr implements MemoryRegion {
      * Offset of {@code [va, va+len)} in this region, or -1 when it does not lie wholly inside.
      * Unsigned arithmetic: {@code va} and {@code len} may come from the wire.
      */
-    long offsetOf(long va, long len) {
+    @Override
+    public long offsetOf(long va, long len) {
         long off = va - address;
         if (Long.compareUnsigned(off, length) > 0 || Long.compareUnsigned(len, length - off) > 0) {
             return -1;
@@ -92,11 +93,13 @@ final class SoftMr implements MemoryRegion {
         return off;
     }
 
-    boolean allows(int flags) {
+    @Override
+    public boolean allows(int flags) {
         return (access & flags) == flags;
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return closed;
     }
 

@@ -1,27 +1,26 @@
 package io.jroce.rnic.core;
 
-import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.ProtectionDomain;
 
 /**
  * A memory window: an rkey onto part of a memory region (IBTA 10.6.7). Its binding is changed only
  * on the I/O thread, where remote accesses check it.
  */
-final class SoftMw implements MemoryWindow {
-    final SoftPd pd;
+final class SoftMw implements WindowAccess {
+    final PdOwner pd;
     final int type;
     private volatile int rkey;
     private volatile boolean closed;
     // The binding (I/O thread).
-    SoftMr region;
+    RegionAccess region;
     long address;
     long length;
     int access;
-    /** Type 2: the QP that bound it, the only one that may use it (IBTA 10.6.7.2.? C10-?). */
-    SoftQp boundQp;
+    /** Type 2: the QP that bound it, the only one that may use it (a type 2 window belongs to one QP). */
+    QpContext boundQp;
     boolean valid;
 
-    SoftMw(SoftPd pd, int type) {
+    SoftMw(PdOwner pd, int type) {
         this.pd = pd;
         this.type = type;
     }
@@ -45,7 +44,8 @@ final class SoftMw implements MemoryWindow {
         return pd;
     }
 
-    void bind(int newRkey, SoftMr mr, long bindAddress, long bindLength, int bindAccess, SoftQp qp) {
+    @Override
+    public void bind(int newRkey, RegionAccess mr, long bindAddress, long bindLength, int bindAccess, QpContext qp) {
         rkey = newRkey;
         region = mr;
         address = bindAddress;
@@ -55,13 +55,20 @@ final class SoftMw implements MemoryWindow {
         valid = bindLength > 0;
     }
 
-    void invalidate() {
+    @Override
+    public boolean isBound() {
+        return valid;
+    }
+
+    @Override
+    public void invalidate() {
         valid = false;
         region = null;
     }
 
     /** The region behind {@code [va, va+len)} if {@code qp} may access it with {@code accessNeeded}. */
-    SoftMr check(SoftQp qp, long va, long len, int accessNeeded) {
+    @Override
+    public RegionAccess check(QpContext qp, long va, long len, int accessNeeded) {
         if (!valid || closed || region.isClosed() || (access & accessNeeded) != accessNeeded) {
             return null;
         }
@@ -75,7 +82,8 @@ final class SoftMw implements MemoryWindow {
         return region;
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return closed;
     }
 

@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
@@ -8,10 +9,10 @@ import org.agrona.BufferUtil;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -21,7 +22,7 @@ import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SharedReceiveQueue;
 
 /** A protection domain: MRs and QPs of one PD may work together, across PDs they may not. */
-final class SoftPd implements ProtectionDomain {
+final class SoftPd implements PdOwner {
     private static final int PAGE = 4096;
     /**
      * The largest {@link #allocateMemory}: a whole number of pages that, with the page of slack
@@ -50,6 +51,11 @@ final class SoftPd implements ProtectionDomain {
     @Override
     public RdmaDevice device() {
         return device;
+    }
+
+    @Override
+    public List<Gid> gids() {
+        return device.gids();
     }
 
     SoftDevice softDevice() {
@@ -143,7 +149,8 @@ final class SoftPd implements ProtectionDomain {
         return mw;
     }
 
-    void deallocWindow(SoftMw mw) {
+    @Override
+    public void deallocWindow(SoftMw mw) {
         device.io().call(() -> {
             mw.invalidate();
             device.keys().release(mw.rkey());
@@ -152,7 +159,8 @@ final class SoftPd implements ProtectionDomain {
         users.decrementAndGet();
     }
 
-    void deregister(SoftMr mr) {
+    @Override
+    public void deregister(SoftMr mr) {
         // On the I/O thread: no packet can be using the region while its key disappears.
         device.io().call(() -> {
             device.keys().release(mr.lkey());
@@ -181,7 +189,8 @@ final class SoftPd implements ProtectionDomain {
         return ah;
     }
 
-    void ahDestroyed() {
+    @Override
+    public void ahDestroyed() {
         users.decrementAndGet();
     }
 

@@ -2,8 +2,6 @@ package io.jroce.rnic.core;
 
 
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
-import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
@@ -22,8 +20,6 @@ import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
-import io.jroce.verbs.WcOpcode;
-import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
 
 /**
@@ -42,8 +38,10 @@ final class SoftQp implements QueuePair {
     final int maxInline;
     final WorkQueueRing<SendWqe> sq;
     final WorkQueueRing<RecvWqe> rq;
-    final Requester requester;
-    final Responder responder;
+    /** The QP's transport: the attributes the protocol reads, and its engines. */
+    final QpTransport transport;
+    /** {@link #transport}'s per-QP state, which Modify QP writes on the I/O thread. */
+    private final QpContext t;
     /** The shared receive queue this QP draws from, or null for its own {@link #rq}. */
     final SoftSrq srq;
     private final int maxSendSge;
@@ -51,31 +49,14 @@ final class SoftQp implements QueuePair {
     private final Object sqLock = new Object();
     private final Object rqLock = new Object();
 
-    volatile QpState state = QpState.RESET;
-    /** Set while the QP waits in the engine's run queue. */
-    final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
-    /** Queued in the device's {@link TransmitBudget}. I/O thread only. */
-    boolean waitingForBudget;
     private volatile boolean closed;
 
-    // Attributes (written on the I/O thread by modify, read there by the protocol).
-    int accessFlags;
-    int pkeyIndex;
-    int qkey;
-    AddressVector av;
-    final byte[] sgid = new byte[Gid.LENGTH];
-    final byte[] dgid = new byte[Gid.LENGTH];
-    Mtu pathMtu = Mtu.MTU_256;
-    int mtu = 256;
-    int timeout;
-    int retryCount;
-    int rnrRetry;
-    int rqPsn;
-    int sqPsn;
-    int maxRdAtomic;
-    int maxDestRdAtomic;
-    int minRnrTimer;
-    int destQpn;
+    // Attributes only Query QP reads (written on the I/O thread by modify); the protocol's are in t.
+    private int pkeyIndex;
+    private Mtu pathMtu = Mtu.MTU_256;
+    private int rqPsn;
+    private int sqPsn;
+    private int maxDestRdAtomic;
 
     SoftQp(SoftDevice device, SoftPd pd, int qpn, QpInitAttributes init) {
         this.device = device;
@@ -119,12 +100,12 @@ final class SoftQp implements QueuePair {
         this.rq = new WorkQueueRing<>(ownReceiveQueue ? init.maxRecvWr() : 1, () -> new RecvWqe(recvSge));
         this.maxSendSge = init.maxSendSge();
         this.maxRecvSge = init.maxRecvSge();
-        this.requester = new Requester(this);
-        this.responder = new Responder(this);
+        this.t = new QpContext(qpn, type, pd, sq, rq, srq, sendCq, recvCq);
+        this.transport = new QpTransport(device.engine().context(), t, () -> device.qpEnteredError(this));
         if (type == QpType.UD) {
             // UD has no path MTU attribute: a message fits one packet of the port's MTU (IBTA 9.8.3).
             pathMtu = device.activeMtu();
-            mtu = pathMtu.bytes();
+            t.mtu = pathMtu.bytes();
         }
         if (srq != null) {
             srq.attach();
@@ -149,7 +130,7 @@ final class SoftQp implements QueuePair {
 
     @Override
     public QpState state() {
-        return state;
+        return t.state;
     }
 
     @Override
@@ -162,7 +143,7 @@ final class SoftQp implements QueuePair {
     @Override
     public synchronized void modify(QpAttributes attrs) {
         ensureOpen();
-        QpState from = state;
+        QpState from = t.state;
         QpState to = attrs.has(QpAttrMask.STATE) ? attrs.state() : from;
         QpAttributeChecks.check(attrs, from, device.gids().size());
         QpTransitions.check(type, from, to, attrs.mask());
@@ -175,55 +156,55 @@ final class SoftQp implements QueuePair {
     /** Applies a checked Modify QP on the I/O thread. */
     private void apply(QpAttributes a, QpState to) {
         if (a.has(QpAttrMask.ACCESS_FLAGS)) {
-            accessFlags = a.accessFlags();
+            t.accessFlags = a.accessFlags();
         }
         if (a.has(QpAttrMask.PKEY_INDEX)) {
             pkeyIndex = a.pkeyIndex();
         }
         if (a.has(QpAttrMask.QKEY)) {
-            qkey = a.qkey();
+            t.qkey = a.qkey();
         }
         if (a.has(QpAttrMask.AV)) {
-            av = a.addressVector().copy();
-            device.gids().get(av.sgidIndex()).copyTo(sgid, 0);
-            av.destGid().copyTo(dgid, 0);
+            t.av = a.addressVector().copy();
+            device.gids().get(t.av.sgidIndex()).copyTo(t.sgid, 0);
+            t.av.destGid().copyTo(t.dgid, 0);
         }
         if (a.has(QpAttrMask.PATH_MTU)) {
             // The QP runs at the smaller of the path MTU and the port's active MTU, as rxe does.
             pathMtu = a.pathMtu().bytes() <= device.activeMtu().bytes() ? a.pathMtu() : device.activeMtu();
-            mtu = pathMtu.bytes();
+            t.mtu = pathMtu.bytes();
         }
         if (a.has(QpAttrMask.TIMEOUT)) {
-            timeout = a.timeout();
+            t.timeout = a.timeout();
         }
         if (a.has(QpAttrMask.RETRY_CNT)) {
-            retryCount = a.retryCount();
+            t.retryCount = a.retryCount();
         }
         if (a.has(QpAttrMask.RNR_RETRY)) {
-            rnrRetry = a.rnrRetry();
+            t.rnrRetry = a.rnrRetry();
         }
         if (a.has(QpAttrMask.MIN_RNR_TIMER)) {
-            minRnrTimer = a.minRnrTimer();
+            t.minRnrTimer = a.minRnrTimer();
         }
         if (a.has(QpAttrMask.MAX_QP_RD_ATOMIC)) {
-            maxRdAtomic = a.maxRdAtomic();
+            t.maxRdAtomic = a.maxRdAtomic();
         }
         if (a.has(QpAttrMask.MAX_DEST_RD_ATOMIC)) {
             maxDestRdAtomic = a.maxDestRdAtomic();
         }
         if (a.has(QpAttrMask.DEST_QPN)) {
-            destQpn = a.destQpNum();
+            t.destQpn = a.destQpNum();
         }
         if (a.has(QpAttrMask.RQ_PSN)) {
             rqPsn = a.rqPsn();
-            responder.reset(rqPsn);
+            transport.responder.reset(rqPsn);
         }
         if (a.has(QpAttrMask.SQ_PSN)) {
             sqPsn = a.sqPsn();
-            requester.reset(sqPsn);
+            transport.requester.reset(sqPsn);
         }
-        QpState from = state;
-        state = to;
+        QpState from = t.state;
+        t.state = to;
         if (to == QpState.RESET && from != QpState.RESET) {
             synchronized (sqLock) {
                 sq.clear();
@@ -231,12 +212,12 @@ final class SoftQp implements QueuePair {
             synchronized (rqLock) {
                 rq.clear();
             }
-            requester.reset(0);
-            responder.reset(0);
+            transport.requester.reset(0);
+            transport.responder.reset(0);
         } else if (to == QpState.ERR) {
-            flush();
+            transport.flush();
         } else if (to == QpState.RTS) {
-            device.engine().schedule(this);
+            device.engine().schedule(transport);
         }
     }
 
@@ -244,13 +225,14 @@ final class SoftQp implements QueuePair {
     public synchronized QpAttributes query() {
         ensureOpen();
         return device.io().call(() -> {
-            QpAttributes a = new QpAttributes().state(state).currentState(state).accessFlags(accessFlags)
-                .pkeyIndex(pkeyIndex).portNum(1).qkey(qkey).pathMtu(pathMtu).timeout(timeout)
-                .retryCount(retryCount).rnrRetry(rnrRetry).rqPsn(responder.expectedPsn()).sqPsn(requester.nextPsn())
-                .maxRdAtomic(maxRdAtomic).maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(minRnrTimer)
-                .destQpNum(destQpn);
-            if (av != null) {
-                a.addressVector(av.copy());
+            QpState state = t.state;
+            QpAttributes a = new QpAttributes().state(state).currentState(state).accessFlags(t.accessFlags)
+                .pkeyIndex(pkeyIndex).portNum(1).qkey(t.qkey).pathMtu(pathMtu).timeout(t.timeout)
+                .retryCount(t.retryCount).rnrRetry(t.rnrRetry).rqPsn(transport.responder.expectedPsn())
+                .sqPsn(transport.requester.nextPsn()).maxRdAtomic(t.maxRdAtomic).maxDestRdAtomic(maxDestRdAtomic)
+                .minRnrTimer(t.minRnrTimer).destQpNum(t.destQpn);
+            if (t.av != null) {
+                a.addressVector(t.av.copy());
             }
             return a;
         });
@@ -266,7 +248,7 @@ final class SoftQp implements QueuePair {
     /** @param type1Bind a BIND_MW of a type 1 window, already checked by {@link #bindMemoryWindow} */
     private void post(SendWorkRequest wr, boolean type1Bind) {
         ensureOpen();
-        QpState s = state;
+        QpState s = t.state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
             // IBTA 10.8.2: send work requests may be posted from RTS on (and in SQD, SQE, ERR).
             throw new InvalidStateException("cannot post a send work request in state " + s + "; move the QP to RTS first");
@@ -291,9 +273,9 @@ final class SoftQp implements QueuePair {
         if (length > DeviceLimits.MAX_MSG_SIZE) {
             throw new InvalidAttributeException("message of " + length + " bytes exceeds max_msg_sz " + DeviceLimits.MAX_MSG_SIZE);
         }
-        if (type == QpType.UD && length > mtu) {
-            // C10-? / IBTA 9.8.3: a UD message is one packet.
-            throw new InvalidAttributeException("UD message of " + length + " bytes exceeds the MTU " + mtu);
+        if (type == QpType.UD && length > t.mtu) {
+            // IBTA 9.8.3: a UD message is one packet.
+            throw new InvalidAttributeException("UD message of " + length + " bytes exceeds the MTU " + t.mtu);
         }
         if (inline && length > maxInline) {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
@@ -340,9 +322,9 @@ final class SoftQp implements QueuePair {
             wqe.swap = wr.swap();
             wqe.ah = ah;
             wqe.invalidateRkey = wr.invalidateRkey();
-            wqe.bindWindow = op == WrOpcode.BIND_MW ? (SoftMw) wr.bindWindow() : null;
+            wqe.bindWindow = op == WrOpcode.BIND_MW ? (WindowAccess) wr.bindWindow() : null;
             wqe.bindRkey = wr.bindRkey();
-            wqe.bindRegion = op == WrOpcode.BIND_MW ? (SoftMr) wr.bindRegion() : null;
+            wqe.bindRegion = op == WrOpcode.BIND_MW ? (RegionAccess) wr.bindRegion() : null;
             wqe.bindAddress = wr.bindAddress();
             wqe.bindLength = wr.bindLength();
             wqe.bindAccess = wr.bindAccess();
@@ -351,7 +333,7 @@ final class SoftQp implements QueuePair {
             wqe.resetProgress();
             sq.publish();
         }
-        device.engine().schedule(this);
+        device.engine().schedule(transport);
     }
 
     @Override
@@ -383,7 +365,7 @@ final class SoftQp implements QueuePair {
         if (srq != null) {
             throw new InvalidStateException("QP 0x" + Integer.toHexString(qpn) + " takes its receives from an SRQ; post there");
         }
-        if (state == QpState.RESET) {
+        if (t.state == QpState.RESET) {
             // IBTA 10.8.2: receive work requests may be posted from INIT on.
             throw new InvalidStateException("cannot post a receive work request in state RESET; move the QP to INIT first");
         }
@@ -400,51 +382,9 @@ final class SoftQp implements QueuePair {
             wqe.wrId = wr.wrId();
             rq.publish();
         }
-        if (state == QpState.ERR) {
-            device.engine().schedule(this);
+        if (t.state == QpState.ERR) {
+            device.engine().schedule(transport);
         }
-    }
-
-    // ---------------------------------------------------------------- I/O thread helpers
-
-    /**
-     * Completes every outstanding work request with WR_FLUSH_ERR (IBTA 10.3.1, Error state). The
-     * WQEs of a shared receive queue stay for the other QPs.
-     */
-    void flush() {
-        requester.flush();
-        while (!rq.isEmpty()) {
-            long wrId = rq.at(rq.head()).wrId;
-            rq.pop(); // before the completion is visible: a poller may post into the freed slot at once
-            recvCq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qpn, 0);
-        }
-        responder.abort();
-    }
-
-    /** The receive WQE the next message goes to (own queue or SRQ), or null when none is posted. */
-    RecvWqe recvHead() {
-        WorkQueueRing<RecvWqe> q = srq != null ? srq.ring : rq;
-        return q.isEmpty() ? null : q.at(q.head());
-    }
-
-    /** Retires the WQE {@link #recvHead()} returned. */
-    void consumeRecv() {
-        if (srq != null) {
-            srq.pop();
-        } else {
-            rq.pop();
-        }
-    }
-
-    /** Moves to ERR from inside the protocol (a fatal completion or a NAK of class 2). */
-    void enterError() {
-        state = QpState.ERR;
-        flush();
-        device.qpEnteredError(this);
-    }
-
-    boolean allows(int remoteAccess) {
-        return (accessFlags & remoteAccess) == remoteAccess;
     }
 
     void ensureOpen() {
@@ -470,6 +410,6 @@ final class SoftQp implements QueuePair {
 
     @Override
     public String toString() {
-        return "qp{0x" + Integer.toHexString(qpn) + " " + type + " " + state + "}";
+        return t.toString();
     }
 }

@@ -18,7 +18,7 @@ import io.jroce.verbs.SharedReceiveQueue;
  * A shared receive queue: one ring of receive WQEs that every QP attached to it consumes on the
  * I/O thread, in posting order. The limit event fires once when the ring runs low (IBTA 10.2.9.3).
  */
-final class SoftSrq implements SharedReceiveQueue {
+final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
     final SoftPd pd;
     final WorkQueueRing<RecvWqe> ring;
     private final int maxSge;
@@ -57,7 +57,13 @@ final class SoftSrq implements SharedReceiveQueue {
     }
 
     /** Consumes the head WQE (I/O thread) and raises the limit event when the queue runs low. */
-    void pop() {
+    @Override
+    public RecvWqe head() {
+        return ring.isEmpty() ? null : ring.at(ring.head());
+    }
+
+    @Override
+    public void pop() {
         ring.pop();
         int armed = limit;
         if (armed > 0 && available() < armed) {

@@ -1,6 +1,9 @@
 package io.jroce.rnic.core;
 
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * The device's cap on RC packets sent and not yet acknowledged, summed over all its QPs (READ
@@ -12,32 +15,40 @@ import java.util.ArrayDeque;
  * sends into a UDP socket, shares one budget instead. Retransmissions of PSNs already sent take
  * nothing more; a go-back-N returns the packets the responder dropped, so a QP that waits out
  * RNR NAKs forever (rnr_retry 7) holds nothing. A QP with timeout 0 that loses its packets keeps
- * them charged, as it keeps its own work, until it is reset. I/O thread only.
+ * them charged, as it keeps its own work, until it is reset.
+ *
+ * <p>The budget owns its waiting set: the QPs refused, in the order they asked, each at most once.
+ * I/O thread only; adding to and removing from the set allocates nothing once it has grown.
  */
 final class TransmitBudget {
     /** Packets in flight per device: two full QP windows, about 1 MiB at path MTU 4096. */
     static final int DEFAULT_PACKETS = 256;
 
     private final int limit;
-    private final ArrayDeque<SoftQp> waiting = new ArrayDeque<>();
-    private final RnicEngine engine;
+    private final ArrayDeque<QpContext> waiting = new ArrayDeque<>();
+    private final Set<QpContext> waitingSet = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final QpScheduler scheduler;
     private int inFlight;
 
-    TransmitBudget(int limit, RnicEngine engine) {
+    TransmitBudget(int limit, QpScheduler scheduler) {
         this.limit = limit;
-        this.engine = engine;
+        this.scheduler = scheduler;
     }
 
     /** True when a new PSN may go out now; otherwise {@code qp} is queued to run when packets are acknowledged. */
-    boolean mayTransmit(SoftQp qp) {
+    boolean mayTransmit(QpContext qp) {
         if (inFlight < limit) {
             return true;
         }
-        if (!qp.waitingForBudget) {
-            qp.waitingForBudget = true;
+        if (waitingSet.add(qp)) {
             waiting.addLast(qp);
         }
         return false;
+    }
+
+    /** True while {@code qp} waits for packets to be given back. */
+    boolean isWaiting(QpContext qp) {
+        return waitingSet.contains(qp);
     }
 
     /** {@code packets} more in flight (negative: acknowledged or given up). */
@@ -46,17 +57,16 @@ final class TransmitBudget {
         if (packets < 0) {
             // One QP per free packet at most: each takes at least one; later ACKs wake the rest.
             for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free--) {
-                SoftQp qp = waiting.pollFirst();
-                qp.waitingForBudget = false;
-                engine.schedule(qp);
+                QpContext qp = waiting.pollFirst();
+                waitingSet.remove(qp);
+                scheduler.schedule(qp);
             }
         }
     }
 
     /** Forgets a QP that is destroyed while it waits. */
-    void remove(SoftQp qp) {
-        if (qp.waitingForBudget) {
-            qp.waitingForBudget = false;
+    void remove(QpContext qp) {
+        if (waitingSet.remove(qp)) {
             waiting.remove(qp);
         }
     }

@@ -1,0 +1,25 @@
+package io.jroce.rnic.core;
+
+import io.jroce.stack.stats.Counters;
+
+/**
+ * The device-wide services every protocol engine uses, built once per device and handed to each
+ * engine's constructor (as Aeron's MediaDriver.Context is to its Sender and Receiver): counters,
+ * the key table, the packet sender, the transmit budget and the scheduler. The engines reach
+ * nothing else of the device; a test builds one with a recording transport and its own scheduler.
+ */
+final class RnicContext {
+    final Counters counters;
+    final KeyTable keys;
+    final PacketSender sender;
+    final TransmitBudget budget;
+    final QpScheduler scheduler;
+
+    RnicContext(Counters counters, KeyTable keys, PacketSender sender, TransmitBudget budget, QpScheduler scheduler) {
+        this.counters = counters;
+        this.keys = keys;
+        this.sender = sender;
+        this.budget = budget;
+        this.scheduler = scheduler;
+    }
+}
