@@ -38,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.jroce.testsupport.Patterns.bytes;
+import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * A shared receive queue feeding several RC QPs, and UD's Q_Key check, over real UDP sockets (two
@@ -196,20 +198,5 @@ class SrqAndUdUdpTest {
         self.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peer.qpNum())
             .rqPsn(rqPsn).maxDestRdAtomic(1).minRnrTimer(1).addressVector(selfNode.addressTo(peerNode)));
         self.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1));
-    }
-
-    static byte[] pattern(int seed, int from, int len) {
-        byte[] b = new byte[len];
-        for (int k = 0; k < len; k++) {
-            long i = from + k;
-            b[k] = seed < 0 ? (byte) 0xEE : (byte) (seed + 7 * i + (i >> 8));
-        }
-        return b;
-    }
-
-    static byte[] bytes(MemoryRegion mr, int off, int len) {
-        byte[] b = new byte[len];
-        mr.buffer().get(off, b);
-        return b;
     }
 }
