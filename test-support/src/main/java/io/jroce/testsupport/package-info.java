@@ -1,0 +1,7 @@
+/**
+ * Fixtures the tests of every module share, on the verbs API only: bringing queue pairs to RTS
+ * towards a peer ({@link io.jroce.testsupport.QpConnector}, {@link io.jroce.testsupport.RemoteQp})
+ * and the data written and checked in registered memory ({@link io.jroce.testsupport.Patterns}).
+ * Opening devices stays with the tests (SoftRnic on the simulated fabric or on UDP).
+ */
+package io.jroce.testsupport;
