@@ -1,17 +1,15 @@
 package io.jroce.tests.interop;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -258,20 +256,11 @@ class MemoryWindowRxeTest {
         }
 
         void connect(RcOpsPeerChannel ch, Gid gid) throws IOException {
-            String[] p = ch.readLine().split(" ");
-            assertEquals(7, p.length, String.join(" ", p));
             int psn = new java.util.Random().nextInt(1 << 24);
-            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
-                target.address(), target.length()));
-            peerAddr = Long.parseUnsignedLong(p[5], 16);
-            peerRkey = Integer.parseUnsignedInt(p[4], 16);
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
-            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(Integer.parseInt(p[1], 16))
-                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
-                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
-                .rnrRetry(7).maxRdAtomic(16));
+            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
+            peerAddr = peer.address();
+            peerRkey = peer.rkey();
+            QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ).connect(qp, psn, peer.qp());
         }
 
         WorkCompletion post(SendWorkRequest wr, WcStatus expected) throws InterruptedException {

@@ -1,16 +1,14 @@
 package io.jroce.tests.interop;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -318,21 +316,11 @@ class RcOpsRxeTest {
         }
 
         void connect(RcOpsPeerChannel ch, Gid gid, Mtu mtu) throws IOException {
-            String[] p = ch.readLine().split(" ");
-            assertEquals(7, p.length, String.join(" ", p));
-            assertEquals("QP", p[0]);
             int psn = new java.util.Random().nextInt(1 << 24);
-            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
-                target.address(), target.length()));
-            peerAddr = Long.parseUnsignedLong(p[5], 16);
-            peerRkey = Integer.parseUnsignedInt(p[4], 16);
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC));
-            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(Integer.parseInt(p[1], 16))
-                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
-                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
-                .rnrRetry(7).maxRdAtomic(16));
+            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
+            peerAddr = peer.address();
+            peerRkey = peer.rkey();
+            QpConnector.rc().pathMtu(mtu).connect(qp, psn, peer.qp());
         }
 
         ScatterGatherEntry[] localSge(int off, int len) {
