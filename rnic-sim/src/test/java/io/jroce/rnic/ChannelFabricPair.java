@@ -78,19 +78,7 @@ final class ChannelFabricPair implements AutoCloseable {
 
     /** Runs the fabric until {@code n} completions are on {@code cq}, and returns them. */
     List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, MAX_RUN_NS);
-        if (!ok) {
-            throw new AssertionError("only " + out.size() + " of " + n + " completions: " + out);
-        }
-        return out;
+        return FabricCompletions.await(fabric, cq, n, MAX_RUN_NS, () -> "");
     }
 
     /** Runs the fabric until nothing is left to do for 100 ms of virtual time. */

@@ -1,6 +1,5 @@
 package io.jroce.rnic;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.jroce.stack.fabric.SimulatedFabric;
@@ -66,20 +65,8 @@ final class FabricPair implements AutoCloseable {
 
     /** Runs the fabric until {@code n} completions are on {@code cq}, and returns them. */
     List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, 60_000_000_000L);
-        if (!ok) {
-            throw new AssertionError("only " + out.size() + " of " + n + " completions within 60 s of virtual time: " + out
-                + " counters a=" + a.device.counters() + " b=" + b.device.counters());
-        }
-        return out;
+        return FabricCompletions.await(fabric, cq, n, 60_000_000_000L,
+            () -> " counters a=" + a.device.counters() + " b=" + b.device.counters());
     }
 
     @Override

@@ -74,17 +74,7 @@ class OtherQpTypesFabricTest {
     }
 
     private List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, 10_000_000_000L);
-        assertTrue(ok, "only " + out.size() + " of " + n + " completions: " + out);
-        return out;
+        return FabricCompletions.await(fabric, cq, n, 10_000_000_000L, () -> "");
     }
 
     private QueuePair udQp(ProtectionDomain pd, CompletionQueue cq) {
