@@ -5,17 +5,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.verbs.AddressVector;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.WorkCompletion;
@@ -73,34 +71,14 @@ final class ChannelFabricPair implements AutoCloseable {
     ChannelFabricPair(int cqEntries) {
         a = new Side(fabric, "jroce0", "10.0.0.1", cqEntries);
         b = new Side(fabric, "jroce1", "10.0.0.2", cqEntries);
-        connect(a, b, 0x100, 0x200);
-        connect(b, a, 0x200, 0x100);
-    }
-
-    private static void connect(Side self, Side peer, int sqPsn, int rqPsn) {
-        self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(FabricPair.ACCESS));
-        self.qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peer.qp.qpNum())
-            .rqPsn(rqPsn).maxDestRdAtomic(16).minRnrTimer(12)
-            .addressVector(new AddressVector().destGid(peer.device.gids().get(0)).hopLimit(64)));
-        self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(7).rnrRetry(7)
-            .maxRdAtomic(16));
+        QpConnector rc = QpConnector.rc().accessFlags(FabricPair.ACCESS);
+        rc.connect(a.qp, 0x100, RemoteQp.of(b.qp, 0x200, b.device.gids().get(0)));
+        rc.connect(b.qp, 0x200, RemoteQp.of(a.qp, 0x100, a.device.gids().get(0)));
     }
 
     /** Runs the fabric until {@code n} completions are on {@code cq}, and returns them. */
     List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, MAX_RUN_NS);
-        if (!ok) {
-            throw new AssertionError("only " + out.size() + " of " + n + " completions: " + out);
-        }
-        return out;
+        return FabricCompletions.await(fabric, cq, n, MAX_RUN_NS, () -> "");
     }
 
     /** Runs the fabric until nothing is left to do for 100 ms of virtual time. */

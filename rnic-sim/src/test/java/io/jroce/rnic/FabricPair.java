@@ -1,18 +1,16 @@
 package io.jroce.rnic;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.WorkCompletion;
@@ -60,35 +58,15 @@ final class FabricPair implements AutoCloseable {
         this.fabric = fabric;
         a = new Side(fabric, "jroce0", "10.0.0.1", mrSize);
         b = new Side(fabric, "jroce1", "10.0.0.2", mrSize);
-        connect(a, b, mtu, psnA, psnB, retryCount, rnrRetry);
-        connect(b, a, mtu, psnB, psnA, retryCount, rnrRetry);
-    }
-
-    private static void connect(Side self, Side peer, Mtu mtu, int sqPsn, int rqPsn, int retryCount, int rnrRetry) {
-        self.qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
-        self.qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(peer.qp.qpNum()).rqPsn(rqPsn)
-            .maxDestRdAtomic(16).minRnrTimer(12)
-            .addressVector(new AddressVector().destGid(peer.device.gids().get(0)).hopLimit(64)));
-        self.qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(retryCount).rnrRetry(rnrRetry)
-            .maxRdAtomic(16));
+        QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(mtu).retryCount(retryCount).rnrRetry(rnrRetry);
+        rc.connect(a.qp, psnA, RemoteQp.of(b.qp, psnB, b.device.gids().get(0)));
+        rc.connect(b.qp, psnB, RemoteQp.of(a.qp, psnA, a.device.gids().get(0)));
     }
 
     /** Runs the fabric until {@code n} completions are on {@code cq}, and returns them. */
     List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, 60_000_000_000L);
-        if (!ok) {
-            throw new AssertionError("only " + out.size() + " of " + n + " completions within 60 s of virtual time: " + out
-                + " counters a=" + a.device.counters() + " b=" + b.device.counters());
-        }
-        return out;
+        return FabricCompletions.await(fabric, cq, n, 60_000_000_000L,
+            () -> " counters a=" + a.device.counters() + " b=" + b.device.counters());
     }
 
     @Override

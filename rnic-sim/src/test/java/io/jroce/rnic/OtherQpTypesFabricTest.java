@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.wire.Opcode;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
@@ -27,9 +29,7 @@ import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -74,24 +74,12 @@ class OtherQpTypesFabricTest {
     }
 
     private List<WorkCompletion> await(CompletionQueue cq, int n) {
-        List<WorkCompletion> out = new ArrayList<>();
-        boolean ok = fabric.runUntil(() -> {
-            WorkCompletion wc = new WorkCompletion();
-            while (out.size() < n && cq.poll(wc)) {
-                out.add(wc);
-                wc = new WorkCompletion();
-            }
-            return out.size() >= n;
-        }, 10_000_000_000L);
-        assertTrue(ok, "only " + out.size() + " of " + n + " completions: " + out);
-        return out;
+        return FabricCompletions.await(fabric, cq, n, 10_000_000_000L, () -> "");
     }
 
     private QueuePair udQp(ProtectionDomain pd, CompletionQueue cq) {
         QueuePair qp = keep(pd.createQp(new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(64).maxRecvWr(64)));
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(QKEY));
-        qp.modify(new QpAttributes().state(QpState.RTR));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0x42));
+        QpConnector.ud(QKEY).activate(qp, 0x42);
         return qp;
     }
 
@@ -162,13 +150,9 @@ class OtherQpTypesFabricTest {
     private QueuePair[] ucPair() {
         QueuePair a = keep(pdA.createQp(new QpInitAttributes().type(QpType.UC).cq(cqA)));
         QueuePair b = keep(pdB.createQp(new QpInitAttributes().type(QpType.UC).cq(cqB)));
-        for (QueuePair[] p : new QueuePair[][] {{a, b}, {b, a}}) {
-            RdmaDevice peer = p[1] == b ? devB : devA;
-            p[0].modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(AccessFlags.REMOTE_WRITE));
-            p[0].modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(p[1].qpNum()).rqPsn(0x10)
-                .addressVector(new AddressVector().destGid(peer.gids().get(0))));
-            p[0].modify(new QpAttributes().state(QpState.RTS).sqPsn(0x10));
-        }
+        QpConnector uc = QpConnector.uc().accessFlags(AccessFlags.REMOTE_WRITE);
+        uc.connect(a, 0x10, RemoteQp.of(b, 0x10, devB.gids().get(0)));
+        uc.connect(b, 0x10, RemoteQp.of(a, 0x10, devA.gids().get(0)));
         return new QueuePair[] {a, b};
     }
 
@@ -246,13 +230,9 @@ class OtherQpTypesFabricTest {
     }
 
     private static void connectRc(QueuePair self, RdmaDevice selfDev, QueuePair peer, RdmaDevice peerDev) {
-        for (QueuePair[] p : new QueuePair[][] {{self, peer}, {peer, self}}) {
-            RdmaDevice dest = p[0] == self ? peerDev : selfDev;
-            p[0].modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(0));
-            p[0].modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(p[1].qpNum()).rqPsn(0)
-                .maxDestRdAtomic(1).minRnrTimer(1).addressVector(new AddressVector().destGid(dest.gids().get(0))));
-            p[0].modify(new QpAttributes().state(QpState.RTS).sqPsn(0).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1));
-        }
+        QpConnector rc = QpConnector.rc().accessFlags(0).rdAtomic(1).minRnrTimer(1);
+        rc.connect(self, 0, RemoteQp.of(peer, 0, peerDev.gids().get(0)));
+        rc.connect(peer, 0, RemoteQp.of(self, 0, selfDev.gids().get(0)));
     }
 
     @Test

@@ -23,5 +23,20 @@ public enum WcStatus {
     INV_EEC_STATE_ERR,
     FATAL_ERR,
     RESP_TIMEOUT_ERR,
-    GENERAL_ERR
+    GENERAL_ERR;
+
+    private static final WcStatus[] BY_CODE = values();
+
+    /** The value of IBV_WC_&lt;name&gt; in libibverbs (what ibv_wc_status_str and rdma-core's tools print). */
+    public int code() {
+        return ordinal();
+    }
+
+    /** The status whose {@link #code()} is {@code code}; throws {@link IllegalArgumentException} for any other number. */
+    public static WcStatus fromCode(int code) {
+        if (code < 0 || code >= BY_CODE.length) {
+            throw new IllegalArgumentException("no ibv_wc_status " + code);
+        }
+        return BY_CODE[code];
+    }
 }

@@ -10,6 +10,7 @@ import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.icrc.Ipv4IdRecovery;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.udp.UdpTransport;
+import io.jroce.testsupport.Tshark;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -103,9 +104,9 @@ class UdpTransportCaptureTest {
     @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1", "::1"})
     void tsharkDissectsEveryCapturedFrameAsRoceV2(String address) throws Exception {
-        Tshark.assumeInstalled();
+        Tshark tshark = Tshark.require();
         Exchange x = exchange(address);
-        Tshark.assertEveryFrameIsWellFormedRoce(x.a().pcap, x.packets().size(), x.a().port(), x.b().port());
+        tshark.decodingAsRoce(x.a().port(), x.b().port()).assertEveryFrameIsWellFormedRoce(x.a().pcap, x.packets().size());
     }
 
     @Test

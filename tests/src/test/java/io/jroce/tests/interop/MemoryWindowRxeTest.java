@@ -1,17 +1,15 @@
 package io.jroce.tests.interop;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -35,13 +33,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.jroce.tests.interop.RcOpsRxeTest.pattern;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static io.jroce.tests.interop.RcOpsPeerChannel.crcHex;
 import static io.jroce.tests.interop.RcOpsPeerChannel.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.jroce.testsupport.Patterns.bytes;
+import static io.jroce.testsupport.Patterns.fillPattern;
+import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * Type 2 memory windows and SEND with invalidate between jroce and real rxe, both ways, driving
@@ -69,18 +69,10 @@ class MemoryWindowRxeTest {
     private static final Duration RUN = Duration.ofMinutes(3);
     private static final int BUF = 64 * 1024;
     private static final int PORT = 18517;
-    /** libibverbs' numbers. */
-    private static final int IBV_WC_SUCCESS = 0;
-    private static final int IBV_WC_REM_ACCESS_ERR = 10;
-    private static final int IBV_WC_SEND = 0;
-    private static final int IBV_WC_RDMA_WRITE = 1;
-    private static final int IBV_WC_RDMA_READ = 2;
-    private static final int IBV_WC_RECV = 128;
+    /** libibverbs' IBV_WC_WITH_INV in ibv_wc.wc_flags. */
     private static final int IBV_WC_WITH_INV = 1 << 3;
     /** The kernel's IB_WC_WITH_INVALIDATE, which rxe puts into user space CQEs unchanged. */
     private static final int IBV_WC_KERNEL_WITH_INVALIDATE = 1 << 2;
-    private static final int IBV_ACCESS_REMOTE_WRITE = 2;
-    private static final int IBV_ACCESS_REMOTE_READ = 4;
     /** The window: [WOFF, WOFF + WLEN) of each side's buffer. */
     private static final int WOFF = 0x1000;
     private static final int WLEN = 0x2000;
@@ -139,7 +131,7 @@ class MemoryWindowRxeTest {
     private static void jroceUsesRxeWindow(Side j, RcOpsPeerChannel ch) throws Exception {
         ch.expect("FILL " + hex(IN), "OK");
         String[] mw = ch.call("MWBIND " + hex(WOFF) + " " + hex(WLEN) + " "
-            + hex(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)).split(" ");
+            + hex(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)).split(" ");
         assertEquals(List.of("MW", "0"), List.of(mw).subList(0, 2), "rxe's BIND_MW: " + String.join(" ", mw));
         int rkey = Integer.parseUnsignedInt(mw[2], 16);
         long wva = Long.parseUnsignedLong(mw[3], 16);
@@ -149,7 +141,7 @@ class MemoryWindowRxeTest {
 
         // WRITE through the window: the written bytes and their neighbours
         int off = 0x10;
-        j.fill(j.local, 0, LEN, 0x21);
+        fillPattern(j.local, 0, LEN, 0x21);
         j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva + off).rkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, LEN)), WcStatus.SUCCESS);
         ch.assertMem(WOFF + off, pattern(0x21, 0, LEN), "written through rxe's window");
@@ -158,19 +150,19 @@ class MemoryWindowRxeTest {
 
         // READ through the window, up to its last byte
         ch.expect("FILL " + hex(0x31), "OK");
-        j.fill(j.local, 0, WLEN + 64, -1);
+        fillPattern(j.local, 0, WLEN + 64, -1);
         j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_READ).remoteAddress(wva + WLEN - LEN).rkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, LEN)), WcStatus.SUCCESS);
-        assertArrayEquals(pattern(0x31, WOFF + WLEN - LEN, LEN), j.bytes(j.local, 0, LEN), "read through rxe's window");
-        assertArrayEquals(pattern(-1, 0, 64), j.bytes(j.local, LEN, 64), "bytes after the read data");
+        assertArrayEquals(pattern(0x31, WOFF + WLEN - LEN, LEN), bytes(j.local, 0, LEN), "read through rxe's window");
+        assertArrayEquals(pattern(-1, 0, 64), bytes(j.local, LEN, 64), "bytes after the read data");
 
         // SEND_WITH_INV: rxe's completion reports the invalidated rkey
         ch.expect("RECV 100", "OK");
-        j.fill(j.local, 0, 100, 0x41);
+        fillPattern(j.local, 0, 100, 0x41);
         j.post(new SendWorkRequest().opcode(WrOpcode.SEND_WITH_INV).invalidateRkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, 100)), WcStatus.SUCCESS);
         String[] w = ch.wc("WAITRECV");
-        assertEquals(List.of(Integer.toString(IBV_WC_SUCCESS), Integer.toString(IBV_WC_RECV), "100", "-",
+        assertEquals(List.of(Integer.toString(WcStatus.SUCCESS.code()), Integer.toString(WcOpcode.RECV.code()), "100", "-",
                 crcHex(pattern(0x41, 0, 100)), Integer.toHexString(rkey)), List.of(w).subList(1, 7),
             "rxe's receive completion of SEND_WITH_INV: status opcode byte_len imm crc32 invalidated_rkey");
         // rxe marks it with the kernel's IB_WC_WITH_INVALIDATE (1 << 2), which libibverbs calls
@@ -183,7 +175,7 @@ class MemoryWindowRxeTest {
 
         // the invalidated rkey no longer works, and rxe's memory stays as it was
         ch.expect("FILL " + hex(0x51), "OK");
-        j.fill(j.local, 0, 64, 0x61);
+        fillPattern(j.local, 0, 64, 0x61);
         WorkCompletion wc = j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_WRITE).remoteAddress(wva).rkey(rkey)
             .sgList(ScatterGatherEntry.of(j.local, 0, 64)), WcStatus.REM_ACCESS_ERR);
         LOG.info("WRITE through rxe's invalidated window: {}", wc);
@@ -203,25 +195,25 @@ class MemoryWindowRxeTest {
 
         // rxe WRITEs through jroce's window
         int off = 0x7;
-        j.fill(j.target, 0, BUF, IN);
+        fillPattern(j.target, 0, BUF, IN);
         String[] w = ch.wc("WRITEK " + Integer.toHexString(rkey) + " " + hex(wva + off) + " " + hex(LEN) + " " + hex(0x22) + " 0");
-        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_WRITE)), List.of(w).subList(1, 3), "rxe's WRITE through jroce's window");
-        assertArrayEquals(pattern(0x22, 0, LEN), j.bytes(j.target, WOFF + off, LEN), "written through jroce's window");
-        assertArrayEquals(pattern(IN, WOFF, off), j.bytes(j.target, WOFF, off), "bytes before the write");
-        assertArrayEquals(pattern(IN, WOFF + off + LEN, 64), j.bytes(j.target, WOFF + off + LEN, 64), "bytes after the write");
+        assertEquals(List.of("0", Integer.toString(WcOpcode.RDMA_WRITE.code())), List.of(w).subList(1, 3), "rxe's WRITE through jroce's window");
+        assertArrayEquals(pattern(0x22, 0, LEN), bytes(j.target, WOFF + off, LEN), "written through jroce's window");
+        assertArrayEquals(pattern(IN, WOFF, off), bytes(j.target, WOFF, off), "bytes before the write");
+        assertArrayEquals(pattern(IN, WOFF + off + LEN, 64), bytes(j.target, WOFF + off + LEN, 64), "bytes after the write");
 
         // rxe READs through jroce's window, up to its last byte
         long from = wva + WLEN - LEN;
         j.target.buffer().put(WOFF + WLEN - LEN, pattern(0x32, 0, LEN));
         w = ch.wc("READK " + Integer.toHexString(rkey) + " " + hex(from) + " " + hex(LEN) + " " + hex(0x32) + " 0");
-        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_READ), Integer.toString(LEN), "-",
+        assertEquals(List.of("0", Integer.toString(WcOpcode.RDMA_READ.code()), Integer.toString(LEN), "-",
             crcHex(pattern(0x32, 0, LEN)), "match"), List.of(w).subList(1, 7), "rxe's READ through jroce's window");
 
         // rxe's SEND_WITH_INV invalidates jroce's window
-        j.fill(j.local, 0, 200, -1);
+        fillPattern(j.local, 0, 200, -1);
         j.qp.postRecv(new ReceiveWorkRequest().wrId(77).sgList(ScatterGatherEntry.of(j.local, 0, 136)));
         w = ch.wc("SENDINV 88 " + hex(0x42) + " " + Integer.toHexString(rkey));
-        assertEquals(List.of("0", Integer.toString(IBV_WC_SEND)), List.of(w).subList(1, 3), "rxe's SEND_WITH_INV");
+        assertEquals(List.of("0", Integer.toString(WcOpcode.SEND.code())), List.of(w).subList(1, 3), "rxe's SEND_WITH_INV");
         WorkCompletion rwc = j.recv();
         assertEquals(77, rwc.wrId(), rwc.toString());
         assertEquals(WcOpcode.RECV, rwc.opcode(), rwc.toString());
@@ -229,15 +221,15 @@ class MemoryWindowRxeTest {
         assertTrue(rwc.withInv(), "withInv on jroce's receive completion: " + rwc);
         assertFalse(rwc.withImm(), rwc.toString());
         assertEquals(rkey, rwc.invalidatedRkey(), "invalidatedRkey: " + rwc);
-        assertArrayEquals(pattern(0x42, 0, 0x88), j.bytes(j.local, 0, 0x88), "SEND_WITH_INV's data");
-        assertArrayEquals(pattern(-1, 0x88, 64), j.bytes(j.local, 0x88, 64), "bytes after the received data");
+        assertArrayEquals(pattern(0x42, 0, 0x88), bytes(j.local, 0, 0x88), "SEND_WITH_INV's data");
+        assertArrayEquals(pattern(-1, 0x88, 64), bytes(j.local, 0x88, 64), "bytes after the received data");
 
         // rxe's WRITE through the invalidated rkey fails; jroce's memory stays as it was
-        j.fill(j.target, 0, BUF, 0x55);
-        w = ch.wc("WRITEK " + Integer.toHexString(rkey) + " " + hex(wva) + " 40 " + hex(0x23) + " " + hex(IBV_WC_REM_ACCESS_ERR));
-        assertEquals(Integer.toString(IBV_WC_REM_ACCESS_ERR), w[1], "rxe's WRITE through jroce's invalidated window: "
+        fillPattern(j.target, 0, BUF, 0x55);
+        w = ch.wc("WRITEK " + Integer.toHexString(rkey) + " " + hex(wva) + " 40 " + hex(0x23) + " " + hex(WcStatus.REM_ACCESS_ERR.code()));
+        assertEquals(Integer.toString(WcStatus.REM_ACCESS_ERR.code()), w[1], "rxe's WRITE through jroce's invalidated window: "
             + String.join(" ", w));
-        assertArrayEquals(pattern(0x55, WOFF, 64), j.bytes(j.target, WOFF, 64), "jroce's window memory after the refused WRITE");
+        assertArrayEquals(pattern(0x55, WOFF, 64), bytes(j.target, WOFF, 64), "jroce's window memory after the refused WRITE");
     }
 
     /** jroce's side of one connection: an RC QP, a target region (MW_BIND) with a type 2 window, a local buffer. */
@@ -264,30 +256,11 @@ class MemoryWindowRxeTest {
         }
 
         void connect(RcOpsPeerChannel ch, Gid gid) throws IOException {
-            String[] p = ch.readLine().split(" ");
-            assertEquals(7, p.length, String.join(" ", p));
             int psn = new java.util.Random().nextInt(1 << 24);
-            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
-                target.address(), target.length()));
-            peerAddr = Long.parseUnsignedLong(p[5], 16);
-            peerRkey = Integer.parseUnsignedInt(p[4], 16);
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
-            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(Integer.parseInt(p[1], 16))
-                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
-                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
-                .rnrRetry(7).maxRdAtomic(16));
-        }
-
-        void fill(MemoryRegion mr, int off, int len, int seed) {
-            mr.buffer().put(off, pattern(seed, off, len));
-        }
-
-        byte[] bytes(MemoryRegion mr, int off, int len) {
-            byte[] b = new byte[len];
-            mr.buffer().get(off, b);
-            return b;
+            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
+            peerAddr = peer.address();
+            peerRkey = peer.rkey();
+            QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ).connect(qp, psn, peer.qp());
         }
 
         WorkCompletion post(SendWorkRequest wr, WcStatus expected) throws InterruptedException {

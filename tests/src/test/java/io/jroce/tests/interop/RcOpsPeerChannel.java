@@ -17,6 +17,10 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.zip.CRC32;
 
+import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.QueuePair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +74,24 @@ final class RcOpsPeerChannel implements AutoCloseable {
             throw new AssertionError("rc_ops_peer did not connect: " + e + "\n" + String.join("\n", peer.consoleLines()), e);
         }
         return new RcOpsPeerChannel(socket, timeout);
+    }
+
+    /** What rc_ops_peer's QP line says: its QP, and the buffer it lends (rkey, address, length). */
+    record PeerQp(RemoteQp qp, int rkey, long address, long length) {
+    }
+
+    /**
+     * Reads rc_ops_peer's {@code QP qpn psn gid rkey addr len} line and answers with jroce's: {@code qp},
+     * whose first PSN is {@code psn}, on {@code gid}, lending {@code target}.
+     */
+    PeerQp exchangeQp(QueuePair qp, int psn, Gid gid, MemoryRegion target) throws IOException {
+        String[] p = readLine().split(" ");
+        assertEquals(7, p.length, String.join(" ", p));
+        assertEquals("QP", p[0]);
+        send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
+            target.address(), target.length()));
+        return new PeerQp(new RemoteQp(Integer.parseInt(p[1], 16), Integer.parseInt(p[2], 16), Gid.fromWireHex(p[3])),
+            Integer.parseUnsignedInt(p[4], 16), Long.parseUnsignedLong(p[5], 16), Long.parseUnsignedLong(p[6], 16));
     }
 
     String readLine() throws IOException {

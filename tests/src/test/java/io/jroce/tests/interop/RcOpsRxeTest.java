@@ -1,16 +1,14 @@
 package io.jroce.tests.interop;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -41,6 +39,10 @@ import static io.jroce.tests.interop.RcOpsPeerChannel.crcHex;
 import static io.jroce.tests.interop.RcOpsPeerChannel.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.jroce.testsupport.Patterns.bytes;
+import static io.jroce.testsupport.Patterns.constant;
+import static io.jroce.testsupport.Patterns.fillPattern;
+import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * Every RC operation between jroce on this host and real rxe in a guest, both ways, with the data
@@ -62,14 +64,6 @@ class RcOpsRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration RUN = Duration.ofMinutes(5);
     private static final int BUF = 128 * 1024;
-    /** libibverbs' enum ibv_wc_opcode. */
-    private static final int IBV_WC_SEND = 0;
-    private static final int IBV_WC_RDMA_WRITE = 1;
-    private static final int IBV_WC_RDMA_READ = 2;
-    private static final int IBV_WC_COMP_SWAP = 3;
-    private static final int IBV_WC_FETCH_ADD = 4;
-    private static final int IBV_WC_RECV = 128;
-    private static final int IBV_WC_RECV_RDMA_WITH_IMM = 129;
     /** An unaligned remote offset for WRITE and READ; atomics use 8-byte aligned ones. */
     private static final int ROFF = 3;
     /** rc_ops_peer's TCP port on the host (each test has a network, so a host address, of its own). */
@@ -156,12 +150,12 @@ class RcOpsRxeTest {
             int seed = imm ? 0x31 : 0x30;
             int immData = 0xC0DE0000 | size;
             ch.expect("RECV " + hex(size), "OK");
-            fill(j.local, 0, size, seed);
+            fillPattern(j.local, 0, size, seed);
             WorkCompletion wc = j.post(new SendWorkRequest().opcode(imm ? WrOpcode.SEND_WITH_IMM : WrOpcode.SEND)
                 .immData(immData).sgList(j.localSge(0, size)));
             assertEquals(WcOpcode.SEND, wc.opcode(), "send completion" + what);
             String[] w = ch.wc("WAITRECV");
-            assertEquals(List.of("0", Integer.toString(IBV_WC_RECV), Integer.toString(size),
+            assertEquals(List.of("0", Integer.toString(WcOpcode.RECV.code()), Integer.toString(size),
                 imm ? Integer.toHexString(immData) : "-", crcHex(pattern(seed, 0, size))), List.of(w).subList(1, 6),
                 "rxe's receive completion: status opcode byte_len imm crc32" + what);
         }
@@ -174,14 +168,14 @@ class RcOpsRxeTest {
             if (imm) {
                 ch.expect("RECV 0", "OK");
             }
-            fill(j.local, 0, size, seed);
+            fillPattern(j.local, 0, size, seed);
             WorkCompletion wc = j.post(new SendWorkRequest()
                 .opcode(imm ? WrOpcode.RDMA_WRITE_WITH_IMM : WrOpcode.RDMA_WRITE).immData(immData)
                 .remoteAddress(j.peerAddr + ROFF).rkey(j.peerRkey).sgList(j.localSge(0, size)));
             assertEquals(WcOpcode.RDMA_WRITE, wc.opcode(), "write completion" + what);
             if (imm) {
                 String[] w = ch.wc("WAITRECV");
-                assertEquals(List.of("0", Integer.toString(IBV_WC_RECV_RDMA_WITH_IMM), Integer.toString(size),
+                assertEquals(List.of("0", Integer.toString(WcOpcode.RECV_RDMA_WITH_IMM.code()), Integer.toString(size),
                     Integer.toHexString(immData)), List.of(w).subList(1, 5),
                     "rxe's completion of WRITE with immediate: status opcode byte_len imm" + what);
             }
@@ -192,7 +186,7 @@ class RcOpsRxeTest {
         // RDMA READ from an unaligned offset into a buffer filled with 0xEE
         int seed = 0x50;
         ch.expect("FILL " + hex(seed), "OK");
-        fill(j.local, 0, size + 64, -1);
+        fillPattern(j.local, 0, size + 64, -1);
         j.post(new SendWorkRequest().opcode(WrOpcode.RDMA_READ).remoteAddress(j.peerAddr + ROFF).rkey(j.peerRkey)
             .sgList(j.localSge(0, size)));
         assertArrayEquals(pattern(seed, ROFF, size), bytes(j.local, 0, size), "data read" + what);
@@ -229,10 +223,10 @@ class RcOpsRxeTest {
         for (boolean imm : new boolean[] {false, true}) {
             int seed = imm ? 0x61 : 0x60;
             int immData = 0xABC00000 | size;
-            fill(j.local, 0, size + 64, -1);
+            fillPattern(j.local, 0, size + 64, -1);
             j.qp.postRecv(new ReceiveWorkRequest().wrId(size).sgList(j.localSge(0, size)));
             String[] w = ch.wc("SEND " + hex(size) + " " + hex(seed) + (imm ? " " + Integer.toHexString(immData) : ""));
-            assertEquals(List.of("0", Integer.toString(IBV_WC_SEND)), List.of(w).subList(1, 3), "rxe's send completion" + what);
+            assertEquals(List.of("0", Integer.toString(WcOpcode.SEND.code())), List.of(w).subList(1, 3), "rxe's send completion" + what);
             WorkCompletion wc = j.recv();
             assertEquals(WcOpcode.RECV, wc.opcode(), "jroce's receive completion" + what);
             assertEquals(size, wc.byteLen(), "byte_len" + what);
@@ -247,13 +241,13 @@ class RcOpsRxeTest {
             int seed = imm ? 0x71 : 0x70;
             int background = 0x22;
             int immData = 0x0DD00000 | size;
-            fill(j.target, 0, BUF, background);
+            fillPattern(j.target, 0, BUF, background);
             if (imm) {
                 j.qp.postRecv(new ReceiveWorkRequest().wrId(1000 + size)); // no SGE: WRITE with immediate only
             }
             String[] w = ch.wc("WRITE " + hex(ROFF) + " " + hex(size) + " " + hex(seed)
                 + (imm ? " " + Integer.toHexString(immData) : ""));
-            assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_WRITE)), List.of(w).subList(1, 3), "rxe's write completion" + what);
+            assertEquals(List.of("0", Integer.toString(WcOpcode.RDMA_WRITE.code())), List.of(w).subList(1, 3), "rxe's write completion" + what);
             if (imm) {
                 WorkCompletion wc = j.recv();
                 assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, wc.opcode(), "jroce's completion of WRITE with immediate" + what);
@@ -266,9 +260,9 @@ class RcOpsRxeTest {
             assertArrayEquals(pattern(background, ROFF + size, 64), bytes(j.target, ROFF + size, 64), "bytes after" + what);
         }
         int seed = 0x80;
-        fill(j.target, 0, BUF, seed);
+        fillPattern(j.target, 0, BUF, seed);
         String[] w = ch.wc("READ " + hex(ROFF) + " " + hex(size) + " " + hex(seed));
-        assertEquals(List.of("0", Integer.toString(IBV_WC_RDMA_READ), Integer.toString(size),
+        assertEquals(List.of("0", Integer.toString(WcOpcode.RDMA_READ.code()), Integer.toString(size),
             "-", crcHex(pattern(seed, ROFF, size)), "match"), List.of(w).subList(1, 7), "rxe's READ" + what);
         assertArrayEquals(pattern(seed, 0, size + 2 * ROFF), bytes(j.target, 0, size + 2 * ROFF), "jroce's buffer after the read" + what);
     }
@@ -279,7 +273,7 @@ class RcOpsRxeTest {
         long add = 0x0000_0001_0000_0001L;
         t.putLong(0x40, v);
         String[] w = ch.wc("FADD 40 " + Long.toHexString(add) + " " + Long.toHexString(v));
-        assertEquals(List.of("0", Integer.toString(IBV_WC_FETCH_ADD), "8", "-", Long.toHexString(v), "match"),
+        assertEquals(List.of("0", Integer.toString(WcOpcode.FETCH_ADD.code()), "8", "-", Long.toHexString(v), "match"),
             List.of(w).subList(1, 7), "rxe's FETCH_AND_ADD (status opcode byte_len - original)");
         assertEquals(v + add, t.getLong(0x40), "jroce's u64 after FETCH_AND_ADD (native order)");
 
@@ -287,42 +281,16 @@ class RcOpsRxeTest {
         long swap = 0x0102030405060708L;
         t.putLong(0x48, old);
         w = ch.wc("CSWP 48 " + Long.toHexString(old) + " " + Long.toHexString(swap) + " " + Long.toHexString(old));
-        assertEquals(List.of("0", Integer.toString(IBV_WC_COMP_SWAP), "8", "-", Long.toHexString(old), "match"),
+        assertEquals(List.of("0", Integer.toString(WcOpcode.COMP_SWAP.code()), "8", "-", Long.toHexString(old), "match"),
             List.of(w).subList(1, 7), "rxe's CMP_AND_SWP (equal)");
         assertEquals(swap, t.getLong(0x48), "jroce's u64 after a matching CMP_AND_SWP");
         w = ch.wc("CSWP 48 " + Long.toHexString(old) + " 2a " + Long.toHexString(swap));
-        assertEquals(List.of("0", Integer.toString(IBV_WC_COMP_SWAP), "8", "-", Long.toHexString(swap), "match"),
+        assertEquals(List.of("0", Integer.toString(WcOpcode.COMP_SWAP.code()), "8", "-", Long.toHexString(swap), "match"),
             List.of(w).subList(1, 7), "rxe's CMP_AND_SWP (not equal)");
         assertEquals(swap, t.getLong(0x48), "jroce's u64 after a CMP_AND_SWP that did not match");
     }
 
     // --- helpers --------------------------------------------------------------------------------
-
-    /** pattern(seed)[i] = (seed + 7 i + (i >> 8)) & 0xff, as in rc_ops_peer.c; a negative seed gives 0xEE. */
-    static byte[] pattern(int seed, int from, int len) {
-        byte[] b = new byte[len];
-        for (int k = 0; k < len; k++) {
-            long i = from + k;
-            b[k] = seed < 0 ? (byte) 0xEE : (byte) (seed + 7 * i + (i >> 8));
-        }
-        return b;
-    }
-
-    private static byte[] constant(int value, int len) {
-        byte[] b = new byte[len];
-        java.util.Arrays.fill(b, (byte) value);
-        return b;
-    }
-
-    private static void fill(MemoryRegion mr, int off, int len, int seed) {
-        mr.buffer().put(off, pattern(seed, off, len));
-    }
-
-    private static byte[] bytes(MemoryRegion mr, int off, int len) {
-        byte[] b = new byte[len];
-        mr.buffer().get(off, b);
-        return b;
-    }
 
     private static byte[] nativeBytes(long v) {
         return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array();
@@ -348,21 +316,11 @@ class RcOpsRxeTest {
         }
 
         void connect(RcOpsPeerChannel ch, Gid gid, Mtu mtu) throws IOException {
-            String[] p = ch.readLine().split(" ");
-            assertEquals(7, p.length, String.join(" ", p));
-            assertEquals("QP", p[0]);
             int psn = new java.util.Random().nextInt(1 << 24);
-            ch.send(String.format("QP %x %x %s %x %x %x", qp.qpNum(), psn, gid.toWireHex(), target.rkey(),
-                target.address(), target.length()));
-            peerAddr = Long.parseUnsignedLong(p[5], 16);
-            peerRkey = Integer.parseUnsignedInt(p[4], 16);
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-                .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC));
-            qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(Integer.parseInt(p[1], 16))
-                .rqPsn(Integer.parseInt(p[2], 16)).maxDestRdAtomic(16).minRnrTimer(12)
-                .addressVector(new AddressVector().destGid(Gid.fromWireHex(p[3])).sgidIndex(0)));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(psn).timeout(14).retryCount(7)
-                .rnrRetry(7).maxRdAtomic(16));
+            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
+            peerAddr = peer.address();
+            peerRkey = peer.rkey();
+            QpConnector.rc().pathMtu(mtu).connect(qp, psn, peer.qp());
         }
 
         ScatterGatherEntry[] localSge(int off, int len) {

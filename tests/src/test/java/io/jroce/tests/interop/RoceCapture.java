@@ -1,21 +1,20 @@
 package io.jroce.tests.interop;
 
-import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.icrc.Ipv4IdRecovery;
-import io.jroce.stack.pcap.PcapReader;
+import io.jroce.stack.pcap.IcrcCheck;
+import io.jroce.stack.pcap.RoceFrame;
+import io.jroce.testsupport.Tshark;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -33,13 +32,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 final class RoceCapture {
     private static final Logger LOG = LoggerFactory.getLogger(RoceCapture.class);
-    private static final long TSHARK_TIMEOUT_S = 300;
 
     private final Path file;
+    private final Tshark tshark;
     private final Process process;
 
-    private RoceCapture(Path file, Process process) {
+    private RoceCapture(Path file, Tshark tshark, Process process) {
         this.file = file;
+        this.tshark = tshark;
         this.process = process;
     }
 
@@ -65,17 +65,14 @@ final class RoceCapture {
     }
 
     private static RoceCapture start(List<String> prefix, String iface, Path file) throws IOException, InterruptedException {
-        Path tshark = tshark();
-        if (tshark == null) {
-            if ("true".equals(System.getenv("CI"))) { // CI never passes without the check (.ci/run installs tshark)
-                throw new AssertionError("tshark is not installed: cannot check the RoCE capture (apt-get install tshark)");
-            }
+        Optional<Tshark> installed = Tshark.ifInstalled(); // CI never passes without the check (.ci/run installs tshark)
+        if (installed.isEmpty()) {
             LOG.warn("tshark is not installed: no capture of the RoCE traffic (apt-get install tshark)");
-            return new RoceCapture(file, null);
+            return new RoceCapture(file, null, null);
         }
         Files.deleteIfExists(file);
         List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(tshark.toString(), "-n", "-q", "-i", iface, "-f", "udp port 4791",
+        command.addAll(List.of(installed.get().executable().toString(), "-n", "-q", "-i", iface, "-f", "udp port 4791",
             "-F", "pcap", "-w", file.toString()));
         Process p = new ProcessBuilder(command).start();
         CountDownLatch capturing = new CountDownLatch(1);
@@ -97,7 +94,7 @@ final class RoceCapture {
             p.destroy();
             throw new AssertionError("tshark did not start capturing on " + iface + " within 30 s");
         }
-        return new RoceCapture(file, p);
+        return new RoceCapture(file, installed.get(), p);
     }
 
     /** Stops tshark (SIGTERM: it finishes the file). */
@@ -121,22 +118,13 @@ final class RoceCapture {
         }
         int frames = verifyIcrcs();
         assertTrue(frames > 0, "no RoCE packet in " + file);
-        List<String> base = List.of(tshark().toString(), "-n", "-r", file.toString(),
-            // tshark 4.0's RPC-over-RDMA heuristic reads payload bytes 12..15 before checking the
-            // length: it marks every SEND Only under 16 bytes of payload malformed, whoever sent it.
-            "--disable-heuristic", "rpcrdma_infiniband");
-        List<String> protocols = run(base, "-T", "fields", "-e", "frame.number", "-e", "frame.protocols");
-        assertEquals(frames, protocols.size(), "frames tshark saw in " + file);
-        for (String p : protocols) {
-            assertTrue(p.contains(":udp:infiniband"), () -> file + ": not dissected as RoCEv2: " + p);
-        }
+        tshark.assertDissectedAsRoce(file, frames);
         // A SEND whose payload happens to start like an IPoIB header (2 bytes that name a known
         // ethertype, then 2 zero bytes: e.g. a 1-byte payload 0x60 and its pad) is handed by tshark
         // 4.0's InfiniBand dissector to that ethertype's dissector, which finds nothing and calls the
         // frame malformed. That is a guess about the payload, not a fault of the RoCE headers
         // (the ICRC check above covers the frame): such frames are logged, not failed.
-        List<String> malformed = run(base, "-Y", "_ws.malformed", "-T", "fields", "-e", "frame.number",
-            "-e", "frame.protocols");
+        List<String> malformed = tshark.fields(file, "_ws.malformed", "frame.number", "frame.protocols");
         List<String> payloadGuesses = malformed.stream().filter(l -> l.contains(":udp:infiniband:ethertype")).toList();
         List<String> badMalformed = malformed.stream().filter(l -> !payloadGuesses.contains(l)).toList();
         assertTrue(badMalformed.isEmpty(), () -> file + ": malformed frames (number, protocols):\n"
@@ -147,8 +135,7 @@ final class RoceCapture {
         }
         java.util.Set<String> guessed = payloadGuesses.stream().map(l -> l.split("\t")[0])
             .collect(java.util.stream.Collectors.toSet());
-        List<String> expert = run(base, "-Y", "_ws.expert", "-T", "fields", "-e", "frame.number", "-e", "ipv6.src",
-            "-e", "_ws.expert.message");
+        List<String> expert = tshark.fields(file, "_ws.expert", "frame.number", "ipv6.src", "_ws.expert.message");
         List<String> unexpected = expert.stream()
             .filter(l -> !guessed.contains(l.split("\t")[0]))
             .filter(l -> !isIpv6ZeroUdpChecksum(l.split("\t", -1)))
@@ -173,81 +160,20 @@ final class RoceCapture {
         return true;
     }
 
-    /** Every frame: Ethernet, IPv4 or IPv6, UDP to or from 4791, a valid ICRC. Returns the number of frames. */
+    /**
+     * Every frame: Ethernet, IPv4 or IPv6, UDP, a valid ICRC ({@link IcrcCheck}); for IPv4, the ID
+     * that {@link Ipv4IdRecovery} finds from the ICRC is the one in the header. Returns the number of frames.
+     */
     private int verifyIcrcs() throws IOException {
-        List<PcapReader.Record> records;
-        try (InputStream in = Files.newInputStream(file)) {
-            records = PcapReader.read(in);
-        }
-        IcrcCalculator icrc = new IcrcCalculator();
+        List<RoceFrame> frames = IcrcCheck.readVerified(file);
         Ipv4IdRecovery recovery = new Ipv4IdRecovery();
-        for (PcapReader.Record r : records) {
-            String where = file + " frame " + r.index();
-            assertEquals(PcapReader.LINKTYPE_ETHERNET, r.linkType(), where);
-            ByteBuffer b = ByteBuffer.wrap(r.data());
-            int etherType = b.getShort(12) & 0xFFFF;
-            int udp;
-            int expected;
-            int length;
-            UnsafeBuffer frame = new UnsafeBuffer(r.data());
-            if (etherType == 0x0800) {
-                int ihl = (b.get(14) & 0x0F) * 4;
-                udp = 14 + ihl;
-                length = (b.getShort(udp + 4) & 0xFFFF) - 8 - IcrcCalculator.ICRC_LENGTH;
-                int src = b.getInt(26);
-                int dst = b.getInt(30);
-                int ipId = b.getShort(18) & 0xFFFF;
-                int flags = b.getShort(20) & 0xFFFF;
-                int sport = b.getShort(udp) & 0xFFFF;
-                int dport = b.getShort(udp + 2) & 0xFFFF;
-                expected = icrc.computeIpv4(src, dst, ipId, flags, sport, dport, frame, udp + 8, length);
-                int onWire = IcrcCalculator.readIcrc(frame, udp + 8 + length);
-                if (expected == onWire) {
-                    assertEquals(ipId, recovery.recoverId(src, dst, sport, dport, frame, udp + 8, length, onWire),
-                        where + ": Ipv4IdRecovery finds another IP ID");
-                }
-            } else {
-                assertEquals(0x86DD, etherType, where + ": neither IPv4 nor IPv6");
-                udp = 14 + 40;
-                assertEquals(17, b.get(20), where + ": next header is not UDP");
-                length = (b.getShort(udp + 4) & 0xFFFF) - 8 - IcrcCalculator.ICRC_LENGTH;
-                byte[] src = Arrays.copyOfRange(r.data(), 22, 38);
-                byte[] dst = Arrays.copyOfRange(r.data(), 38, 54);
-                expected = icrc.computeIpv6(src, dst, b.getShort(udp) & 0xFFFF, b.getShort(udp + 2) & 0xFFFF,
-                    frame, udp + 8, length);
-            }
-            assertTrue(udp + 8 + length + IcrcCalculator.ICRC_LENGTH <= r.data().length, where + ": truncated");
-            assertEquals(String.format("%08x", expected),
-                String.format("%08x", IcrcCalculator.readIcrc(frame, udp + 8 + length)), where + ": ICRC does not verify");
-        }
-        return records.size();
-    }
-
-    private static Path tshark() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "tshark"))) {
-                return Path.of(dir, "tshark");
+        for (RoceFrame f : frames) {
+            if (!f.ipv6()) {
+                assertEquals(f.ipId(), recovery.recoverId(f.srcIpv4(), f.dstIpv4(), f.srcPort(), f.dstPort(),
+                    new UnsafeBuffer(f.roce()), 0, f.roce().length, f.icrc()),
+                    file + " frame " + f.index() + ": Ipv4IdRecovery finds another IP ID");
             }
         }
-        return Files.isExecutable(Path.of("/usr/bin/tshark")) ? Path.of("/usr/bin/tshark") : null;
-    }
-
-    private static List<String> run(List<String> base, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(base);
-        cmd.addAll(List.of(args));
-        Path err = Files.createTempFile("tshark", ".err");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(TSHARK_TIMEOUT_S, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError("tshark did not finish within " + TSHARK_TIMEOUT_S + " s: " + cmd);
-            }
-            String stderr = Files.readString(err);
-            assertEquals(0, p.exitValue(), () -> "tshark failed: " + cmd + "\n" + stderr);
-            return new String(out, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
-        } finally {
-            Files.deleteIfExists(err);
-        }
+        return frames.size();
     }
 }

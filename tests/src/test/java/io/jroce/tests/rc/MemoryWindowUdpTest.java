@@ -29,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.jroce.testsupport.Patterns.bytes;
+import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * Memory windows over real UDP sockets (two devices on 127.0.0.1, path MTU 1024): type 1 windows
@@ -211,21 +213,5 @@ class MemoryWindowUdpTest {
 
     private WorkCompletion await(CompletionQueue cq, String what) {
         return Completions.await(cq, what, c::diagnostics);
-    }
-
-    /** (seed + 7 i + (i >> 8)) & 0xff; a negative seed gives 0xEE. */
-    static byte[] pattern(int seed, int from, int len) {
-        byte[] b = new byte[len];
-        for (int k = 0; k < len; k++) {
-            long i = from + k;
-            b[k] = seed < 0 ? (byte) 0xEE : (byte) (seed + 7 * i + (i >> 8));
-        }
-        return b;
-    }
-
-    static byte[] bytes(MemoryRegion mr, int off, int len) {
-        byte[] b = new byte[len];
-        mr.buffer().get(off, b);
-        return b;
     }
 }

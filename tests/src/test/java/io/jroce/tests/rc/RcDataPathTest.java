@@ -1,6 +1,6 @@
 package io.jroce.tests.rc;
 
-import io.jroce.tests.support.Patterns;
+import io.jroce.testsupport.Patterns;
 import io.jroce.tests.support.RcConnection;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;

@@ -1,7 +1,7 @@
 package io.jroce.tests.rc;
 
 import io.jroce.tests.support.Completions;
-import io.jroce.tests.support.Patterns;
+import io.jroce.testsupport.Patterns;
 import io.jroce.tests.support.RcConnection;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.QpAttributes;

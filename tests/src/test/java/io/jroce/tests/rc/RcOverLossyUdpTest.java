@@ -16,15 +16,13 @@ import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.LinkConditions;
 import io.jroce.stack.fault.PacketTrace;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
@@ -118,13 +116,9 @@ class RcOverLossyUdpTest {
     }
 
     private static void connect(QueuePair qp, RdmaDevice peer, int peerQpn, int peerPort) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
-        qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peerQpn).rqPsn(0xfff000)
-            .maxDestRdAtomic(4).minRnrTimer(1)
-            .addressVector(new AddressVector().destGid(peer.gids().get(0)).udpPort(peerPort)));
         // timeout 12 = 16.8 ms: quick recovery of a lost tail packet; retry_cnt 7 makes exhaustion
         // need eight losses of the same packet in a row (10^-8 at 10% loss).
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0xfff000).timeout(12).retryCount(7).rnrRetry(7)
-            .maxRdAtomic(4));
+        QpConnector.rc().accessFlags(ACCESS).rdAtomic(4).minRnrTimer(1).timeout(12)
+            .connect(qp, 0xfff000, new RemoteQp(peerQpn, 0xfff000, peer.gids().get(0), peerPort));
     }
 }

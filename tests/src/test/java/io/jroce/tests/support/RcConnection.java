@@ -1,17 +1,16 @@
 package io.jroce.tests.support;
 
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.Mtu;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Two RC queue pairs, one on each node, connected to each other the way ibv_rc_pingpong connects
@@ -90,12 +89,14 @@ public final class RcConnection implements AutoCloseable {
     public static RcConnection connect(Node a, Node b, Options o) {
         RcConnection c = new RcConnection(a, b, o);
         try {
-            c.toInit(c.qpA);
-            c.toInit(c.qpB);
-            c.toRtr(c.qpA, a, b, c.qpB.qpNum(), o.psnB);
-            c.toRtr(c.qpB, b, a, c.qpA.qpNum(), o.psnA);
-            c.toRts(c.qpA, a, o.psnA);
-            c.toRts(c.qpB, b, o.psnB);
+            QpConnector toB = c.connector(a);
+            QpConnector toA = c.connector(b);
+            toB.toInit(c.qpA);
+            toA.toInit(c.qpB);
+            toB.toRtr(c.qpA, RemoteQp.of(c.qpB, o.psnB, b.gid(), b.port()));
+            toA.toRtr(c.qpB, RemoteQp.of(c.qpA, o.psnA, a.gid(), a.port()));
+            toB.toRts(c.qpA, o.psnA);
+            toA.toRts(c.qpB, o.psnB);
         } catch (RuntimeException | Error e) {
             try {
                 c.close();
@@ -113,24 +114,13 @@ public final class RcConnection implements AutoCloseable {
             .sqSigAll(o.sqSigAll);
     }
 
-    private void toInit(QueuePair qp) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(options.qpAccess));
-        assertEquals(QpState.INIT, qp.state());
-    }
-
-    private void toRtr(QueuePair qp, Node self, Node peer, int peerQpn, int peerPsn) {
+    /** The options for the QP on {@code self}: READ/atomic limits as high as its device allows, up to 16. */
+    private QpConnector connector(Node self) {
         DeviceAttributes dev = self.device().queryDevice();
-        qp.modify(new QpAttributes().state(QpState.RTR).addressVector(self.addressTo(peer))
-            .pathMtu(options.pathMtu).destQpNum(peerQpn).rqPsn(peerPsn)
-            .maxDestRdAtomic(Math.min(16, dev.maxQpRdAtom())).minRnrTimer(options.minRnrTimer));
-        assertEquals(QpState.RTR, qp.state());
-    }
-
-    private void toRts(QueuePair qp, Node self, int psn) {
-        DeviceAttributes dev = self.device().queryDevice();
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(options.timeout).retryCount(options.retryCount)
-            .rnrRetry(options.rnrRetry).sqPsn(psn).maxRdAtomic(Math.min(16, dev.maxQpInitRdAtom())));
-        assertEquals(QpState.RTS, qp.state());
+        return QpConnector.rc().accessFlags(options.qpAccess).pathMtu(options.pathMtu).sgidIndex(self.gidIndex())
+            .maxDestRdAtomic(Math.min(16, dev.maxQpRdAtom())).minRnrTimer(options.minRnrTimer)
+            .timeout(options.timeout).retryCount(options.retryCount).rnrRetry(options.rnrRetry)
+            .maxRdAtomic(Math.min(16, dev.maxQpInitRdAtom()));
     }
 
     public Node a() {

@@ -2,6 +2,8 @@ package io.jroce.tests.verbs;
 
 import io.jroce.tests.support.Completions;
 import io.jroce.tests.support.Node;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AsyncEvent;
@@ -9,9 +11,7 @@ import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.ReceiveWorkRequest;
@@ -38,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.jroce.testsupport.Patterns.bytes;
+import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * A shared receive queue feeding several RC QPs, and UD's Q_Key check, over real UDP sockets (two
@@ -184,32 +186,13 @@ class SrqAndUdUdpTest {
 
     private static QueuePair udQp(Node n, CompletionQueue cq) {
         QueuePair qp = n.pd().createQp(new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(16).maxRecvWr(16));
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(QKEY));
-        qp.modify(new QpAttributes().state(QpState.RTR));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0x42));
+        QpConnector.ud(QKEY).activate(qp, 0x42);
         return qp;
     }
 
     /** Brings {@code self} to RTS towards {@code peer}: it sends from {@code sqPsn} and expects {@code rqPsn}. */
     private static void connect(QueuePair self, Node selfNode, QueuePair peer, Node peerNode, int sqPsn, int rqPsn) {
-        self.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(0));
-        self.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peer.qpNum())
-            .rqPsn(rqPsn).maxDestRdAtomic(1).minRnrTimer(1).addressVector(selfNode.addressTo(peerNode)));
-        self.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1));
-    }
-
-    static byte[] pattern(int seed, int from, int len) {
-        byte[] b = new byte[len];
-        for (int k = 0; k < len; k++) {
-            long i = from + k;
-            b[k] = seed < 0 ? (byte) 0xEE : (byte) (seed + 7 * i + (i >> 8));
-        }
-        return b;
-    }
-
-    static byte[] bytes(MemoryRegion mr, int off, int len) {
-        byte[] b = new byte[len];
-        mr.buffer().get(off, b);
-        return b;
+        QpConnector.rc().accessFlags(0).rdAtomic(1).minRnrTimer(1).sgidIndex(selfNode.gidIndex())
+            .connect(self, sqPsn, RemoteQp.of(peer, rqPsn, peerNode.gid(), peerNode.port()));
     }
 }

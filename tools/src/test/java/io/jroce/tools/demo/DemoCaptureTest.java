@@ -3,7 +3,9 @@ package io.jroce.tools.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.CaptureCheck;
+import io.jroce.stack.pcap.IcrcCheck;
+import io.jroce.stack.pcap.RoceFrame;
+import io.jroce.testsupport.Tshark;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import java.io.IOException;
@@ -37,7 +39,7 @@ class DemoCaptureTest {
             .orElseThrow(() -> new AssertionError("no jroce0 summary line\n" + r.transcript()));
         long counted = Long.parseLong(m.group(1).replace(",", "")) + Long.parseLong(m.group(2).replace(",", ""));
 
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         assertTrue(packets.size() >= counted, "captured " + packets.size() + " of the " + counted
             + " packets jroce0 counted");
         Set<Integer> opcodes = new TreeSet<>();
@@ -47,7 +49,7 @@ class DemoCaptureTest {
         Set<Integer> expected = new TreeSet<>(List.of(0x00, 0x01, 0x02, 0x04, 0x05, 0x03, 0x06, 0x07, 0x08, 0x0A,
             0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14));
         assertTrue(opcodes.containsAll(expected), "opcodes captured: " + opcodes);
-        CaptureCheck.assertTsharkDissectsAsRoce(pcap, packets.size(), port);
+        Tshark.require().decodingAsRoce(port).assertEveryFrameIsWellFormedRoce(pcap, packets.size());
     }
 
     private static int freeUdpPort() throws IOException {

@@ -3,7 +3,7 @@ package io.jroce.tools.devinfo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.CaptureCheck;
+import io.jroce.stack.pcap.IcrcCheck;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import java.net.DatagramSocket;
@@ -28,7 +28,7 @@ class DevinfoCaptureTest {
         CommandRunner r = CommandRunner.run("devinfo", "--port", Integer.toString(port), "--pcap", pcap.toString());
         assertEquals(ExitStatus.OK, r.status(), r.transcript());
         assertEquals(24, Files.size(pcap), "the pcap file header, no frames");
-        assertEquals(0, CaptureCheck.readVerified(pcap).size());
+        assertEquals(0, IcrcCheck.readVerified(pcap).size());
     }
 
     /** The capture file is opened before any socket is bound, so the port does not matter. */

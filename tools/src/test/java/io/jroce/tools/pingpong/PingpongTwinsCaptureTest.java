@@ -3,13 +3,15 @@ package io.jroce.tools.pingpong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.CaptureCheck;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.jroce.stack.pcap.IcrcCheck;
+import io.jroce.stack.pcap.RoceFrame;
+import io.jroce.testsupport.Tshark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +35,7 @@ class PingpongTwinsCaptureTest {
         return Integer.parseInt(s, 16);
     }
 
-    private static int padCount(CaptureCheck.Packet p) {
+    private static int padCount(RoceFrame p) {
         return (p.roce()[1] >> 4) & 0x3;
     }
 
@@ -54,11 +56,11 @@ class PingpongTwinsCaptureTest {
         int serverQpn = hex(t[0].localAddress().qpn());
         int clientQpn = hex(t[1].localAddress().qpn());
 
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         assertEquals(2 * iters, packets.size(), "one datagram per message each way, nothing else");
-        for (CaptureCheck.Packet p : packets) {
+        for (RoceFrame p : packets) {
             boolean fromServer = p.srcPort() == pair.serverUdpPort;
-            String where = "frame " + p.frame();
+            String where = "frame " + p.index();
             assertEquals(UD_SEND_ONLY, p.opcode(), where);
             assertEquals(fromServer ? clientQpn : serverQpn, p.destQp(), where);
             ByteBuffer roce = ByteBuffer.wrap(p.roce());
@@ -67,7 +69,8 @@ class PingpongTwinsCaptureTest {
                 where + ": source QP");
             assertEquals(size, p.roce().length - BTH_LENGTH - DETH_LENGTH - padCount(p), where + ": payload");
         }
-        CaptureCheck.assertTsharkDissectsAsRoce(pcap, packets.size(), pair.serverUdpPort, pair.clientUdpPort);
+        Tshark.require().decodingAsRoce(pair.serverUdpPort, pair.clientUdpPort)
+            .assertEveryFrameIsWellFormedRoce(pcap, packets.size());
     }
 
     /** UC: SEND First/Middle/Last (or Only) at the path MTU, never an ACK. */
@@ -80,17 +83,18 @@ class PingpongTwinsCaptureTest {
             List.of("-s", "2500", "-n", Integer.toString(iters)));
         PingpongTranscript.assertExchanged(r, PingpongTool.UC, 1, 2500, iters, "::ffff:127.0.0.1", "::ffff:127.0.0.2");
 
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         Set<String> psns = new HashSet<>();
-        for (CaptureCheck.Packet p : packets) {
+        for (RoceFrame p : packets) {
             assertTrue(p.opcode() >= UC_SEND_FIRST && p.opcode() <= UC_SEND_ONLY && p.opcode() != ACKNOWLEDGE,
-                "frame " + p.frame() + ": opcode 0x" + Integer.toHexString(p.opcode()) + ", not a UC SEND");
+                "frame " + p.index() + ": opcode 0x" + Integer.toHexString(p.opcode()) + ", not a UC SEND");
             psns.add((p.srcPort() == pair.serverUdpPort ? "s" : "c") + p.psn());
         }
         // 2500 bytes at path MTU 1024: First, Middle, Last; iters messages each way; nothing twice.
         assertEquals(2 * iters * 3, packets.size());
         assertEquals(packets.size(), psns.size(), "distinct PSNs");
-        CaptureCheck.assertTsharkDissectsAsRoce(pcap, packets.size(), pair.serverUdpPort, pair.clientUdpPort);
+        Tshark.require().decodingAsRoce(pair.serverUdpPort, pair.clientUdpPort)
+            .assertEveryFrameIsWellFormedRoce(pcap, packets.size());
     }
 
     /** srq: each of the 16 QPs of each side sends to its partner QP; the receives all come from one SRQ. */
@@ -105,10 +109,10 @@ class PingpongTwinsCaptureTest {
         Set<Integer> serverQpns = t[0].local().stream().map(a -> hex(a.qpn())).collect(Collectors.toSet());
         Set<Integer> clientQpns = t[1].local().stream().map(a -> hex(a.qpn())).collect(Collectors.toSet());
 
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         Set<Integer> sentTo = new HashSet<>();
         Set<Integer> receivedAt = new HashSet<>();
-        for (CaptureCheck.Packet p : packets) {
+        for (RoceFrame p : packets) {
             if (p.opcode() == ACKNOWLEDGE) {
                 continue;
             }

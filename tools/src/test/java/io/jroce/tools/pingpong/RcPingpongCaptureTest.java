@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.CaptureCheck;
+import io.jroce.stack.pcap.IcrcCheck;
+import io.jroce.stack.pcap.RoceFrame;
+import io.jroce.testsupport.Tshark;
 import io.jroce.verbs.Gid;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -44,20 +46,20 @@ class RcPingpongCaptureTest {
         RcPingpongCommandTest.assertExchanged(r, 3000, iters, GidText.format(Gid.parse(pair.serverAddress)),
             GidText.format(Gid.parse(pair.clientAddress)));
 
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         byte[] server16 = Gid.parse(pair.serverAddress).toBytes();
         byte[] client16 = Gid.parse(pair.clientAddress).toBytes();
         Set<String> sendPsns = new HashSet<>();
-        for (CaptureCheck.Packet p : packets) {
+        for (RoceFrame p : packets) {
             boolean fromServer = p.srcPort() == pair.serverUdpPort;
-            String where = "frame " + p.frame();
+            String where = "frame " + p.index();
             assertArrayEquals(server16, fromServer ? p.src16() : p.dst16(), where);
             assertArrayEquals(client16, fromServer ? p.dst16() : p.src16(), where);
             assertEquals(fromServer ? pair.clientUdpPort : pair.serverUdpPort, p.dstPort(), where);
             assertEquals(fromServer ? pair.serverUdpPort : pair.clientUdpPort, p.srcPort(), where);
             int op = p.opcode();
             assertTrue(op == SEND_FIRST || op == SEND_MIDDLE || op == SEND_LAST || op == ACKNOWLEDGE,
-                "frame " + p.frame() + ": opcode 0x" + Integer.toHexString(op) + ", not SEND or ACK");
+                "frame " + p.index() + ": opcode 0x" + Integer.toHexString(op) + ", not SEND or ACK");
             if (op != ACKNOWLEDGE) {
                 sendPsns.add((fromServer ? "s" : "c") + p.psn()); // a retransmission repeats a PSN
             }
@@ -73,8 +75,9 @@ class RcPingpongCaptureTest {
         PingpongPair.Result r = pair.run(List.of("-s", "1", "-n", "10"),
             List.of("-s", "1", "-n", "10", "--pcap", pcap.toString()));
         RcPingpongCommandTest.assertExchanged(r, 1, 10, "::ffff:127.0.0.1", "::ffff:127.0.0.2");
-        List<CaptureCheck.Packet> packets = CaptureCheck.readVerified(pcap);
+        List<RoceFrame> packets = IcrcCheck.readVerified(pcap);
         assertTrue(packets.stream().anyMatch(p -> p.opcode() == SEND_ONLY), "1-byte messages go as SEND Only");
-        CaptureCheck.assertTsharkDissectsAsRoce(pcap, packets.size(), pair.serverUdpPort, pair.clientUdpPort);
+        Tshark.require().decodingAsRoce(pair.serverUdpPort, pair.clientUdpPort)
+            .assertEveryFrameIsWellFormedRoce(pcap, packets.size());
     }
 }

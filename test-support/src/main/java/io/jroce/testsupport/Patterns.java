@@ -1,14 +1,22 @@
-package io.jroce.tests.support;
+package io.jroce.testsupport;
 
 import io.jroce.verbs.MemoryRegion;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** Seeded random data written into and checked in registered memory. */
+/**
+ * Data written into and checked in registered memory: seeded random bytes ({@link #bytes}), and the
+ * arithmetic pattern that {@code interop/rxe-image/peer/rc_ops_peer.c} writes and checks on the rxe
+ * side ({@link #pattern}), so that both ends of an interop test compute the same bytes.
+ */
 public final class Patterns {
+    /** What {@link #pattern} gives for a negative seed: memory that no transfer has touched. */
+    public static final byte UNTOUCHED = (byte) 0xEE;
+
     private Patterns() {
     }
 
@@ -16,6 +24,32 @@ public final class Patterns {
     public static byte[] bytes(long seed, int length) {
         byte[] b = new byte[length];
         new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    /**
+     * Bytes {@code [from, from + length)} of rc_ops_peer.c's pattern:
+     * {@code (seed + 7 i + (i >> 8)) & 0xff} for byte {@code i}, or {@link #UNTOUCHED} everywhere for
+     * a negative seed. Taking {@code from} lets a test name the bytes at an offset of a filled buffer.
+     */
+    public static byte[] pattern(int seed, int from, int length) {
+        byte[] b = new byte[length];
+        for (int k = 0; k < length; k++) {
+            long i = from + k;
+            b[k] = seed < 0 ? UNTOUCHED : (byte) (seed + 7 * i + (i >> 8));
+        }
+        return b;
+    }
+
+    /** Writes {@link #pattern}{@code (seed, offset, length)} into {@code mr} at {@code offset}, as rc_ops_peer's FILL does. */
+    public static void fillPattern(MemoryRegion mr, int offset, int length, int seed) {
+        mr.buffer().put(offset, pattern(seed, offset, length));
+    }
+
+    /** {@code length} bytes of {@code value}. */
+    public static byte[] constant(int value, int length) {
+        byte[] b = new byte[length];
+        Arrays.fill(b, (byte) value);
         return b;
     }
 
@@ -32,7 +66,8 @@ public final class Patterns {
         return data;
     }
 
-    public static byte[] get(MemoryRegion mr, long offset, int length) {
+    /** A copy of {@code length} bytes of {@code mr} at {@code offset}. */
+    public static byte[] bytes(MemoryRegion mr, long offset, int length) {
         byte[] out = new byte[length];
         mr.buffer().get(Math.toIntExact(offset), out);
         return out;
@@ -45,7 +80,7 @@ public final class Patterns {
 
     /** Asserts that {@code mr} at {@code offset} holds {@code expected[from, from+length)}. */
     public static void assertRegion(MemoryRegion mr, long offset, byte[] expected, int from, int length, String what) {
-        byte[] actual = get(mr, offset, length);
+        byte[] actual = bytes(mr, offset, length);
         for (int i = 0; i < length; i++) {
             if (actual[i] != expected[from + i]) {
                 int differing = 0;
