@@ -9,6 +9,7 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic
@@ -239,7 +240,11 @@ final class Completer {
         w.started = false;
         qp.sq.pop(); // before the completion is visible: a poller may post into the freed slot at once
         if (due) {
-            qp.sendCq.push(wrId, status, opcode, byteLen, false, 0, qp.qpn, 0);
+            WorkCompletion wc = qp.sendCq.claim();
+            if (wc != null) {
+                wc.start(wrId, opcode, qp.qpn).status(status).byteLen(byteLen);
+                qp.sendCq.publish(false);
+            }
         }
     }
 

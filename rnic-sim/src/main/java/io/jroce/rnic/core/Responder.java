@@ -15,6 +15,7 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * The RC responder (IBTA Vol. 1 9.7.4-9.7.5): checks each request's PSN against the expected PSN,
@@ -168,8 +169,17 @@ final class Responder {
         }
         qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
         boolean ok = status == WcStatus.SUCCESS;
-        qp.recvCq.push(wrId, status, WcOpcode.RECV, ok ? GrhWriter.GRH_LENGTH + len : 0, ok && imm, immData,
-            qp.qpn, srcQp, solicited, ok, false, 0);
+        WorkCompletion wc = qp.recvCq.claim();
+        if (wc != null) {
+            wc.start(wrId, WcOpcode.RECV, qp.qpn).status(status).srcQp(srcQp).grh(ok);
+            if (ok) {
+                wc.byteLen(GrhWriter.GRH_LENGTH + len);
+                if (imm) {
+                    wc.immData(immData);
+                }
+            }
+            qp.recvCq.publish(solicited);
+        }
     }
 
     private boolean sequenceValid(OpcodeInfo info) {
@@ -209,8 +219,11 @@ final class Responder {
             mw.invalidate();
             long wrId = qp.recvHead().wrId;
             qp.consumeRecv(); // before the completion is visible, as in completeRecv
-            qp.recvCq.push(wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn,
-                p.bth().solicitedEvent(), false, true, rkey);
+            WorkCompletion wc = qp.recvCq.claim();
+            if (wc != null) {
+                wc.start(wrId, WcOpcode.RECV, qp.qpn).byteLen((int) received).srcQp(qp.destQpn).invalidatedRkey(rkey);
+                qp.recvCq.publish(p.bth().solicitedEvent());
+            }
             haveRecvWqe = false;
             qp.device.counterSet().increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
@@ -420,7 +433,14 @@ final class Responder {
                               boolean solicited) {
         long wrId = qp.recvHead().wrId;
         qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
-        qp.recvCq.push(wrId, status, opcode, (int) byteLen, withImm, imm, qp.qpn, qp.destQpn, solicited);
+        WorkCompletion wc = qp.recvCq.claim();
+        if (wc != null) {
+            wc.start(wrId, opcode, qp.qpn).status(status).byteLen((int) byteLen).srcQp(qp.destQpn);
+            if (withImm) {
+                wc.immData(imm);
+            }
+            qp.recvCq.publish(solicited);
+        }
         haveRecvWqe = false;
     }
 

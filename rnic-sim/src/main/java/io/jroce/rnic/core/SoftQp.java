@@ -25,6 +25,7 @@ import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * A queue pair: the verbs face (validation, posting, Modify QP) on application threads, and the
@@ -416,7 +417,11 @@ final class SoftQp implements QueuePair {
         while (!rq.isEmpty()) {
             long wrId = rq.at(rq.head()).wrId;
             rq.pop(); // before the completion is visible: a poller may post into the freed slot at once
-            recvCq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qpn, 0);
+            WorkCompletion wc = recvCq.claim();
+            if (wc != null) {
+                wc.start(wrId, WcOpcode.RECV, qpn).status(WcStatus.WR_FLUSH_ERR);
+                recvCq.publish(false);
+            }
         }
         responder.abort();
     }
