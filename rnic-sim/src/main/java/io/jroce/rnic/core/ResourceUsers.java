@@ -32,14 +32,6 @@ final class ResourceUsers {
         count.decrementAndGet();
     }
 
-    int count() {
-        return count.get();
-    }
-
-    boolean closed() {
-        return closed;
-    }
-
     void ensureOpen() {
         if (closed) {
             throw new ResourceClosedException(closedMessage);

@@ -15,19 +15,32 @@ import io.jroce.verbs.WorkCompletion;
  * whose CAS fails drops its copy and tries again. The producer reuses a slot only after the
  * consumer index has moved past it, so a copy whose CAS succeeds was never overwritten, and each
  * entry goes to exactly one poller, in order. Nothing allocates.
+ *
+ * <p>The two indexes share a cache line: padding them apart (as Agrona's
+ * {@code AbstractConcurrentArrayQueue} does) showed no gain that the measurement could separate
+ * from noise (docs/benchmarks.md, {@code CompletionRingBenchmark}).
  */
-public final class CompletionRing extends RingPadding.AfterConsumer {
+public final class CompletionRing {
     private static final VarHandle CONSUMER_INDEX;
 
     static {
         try {
-            CONSUMER_INDEX = MethodHandles.lookup().findVarHandle(RingPadding.Consumer.class, "consumerIndex", long.class);
+            CONSUMER_INDEX = MethodHandles.lookup().findVarHandle(CompletionRing.class, "consumerIndex", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final WorkCompletion[] slots;
+    /** Next slot to fill; written by the producer only. */
+    private volatile long producerIndex;
+    /**
+     * The consumer index as the producer last read it: never ahead of the real one, so the
+     * producer reads the pollers' index only when the ring looks full.
+     */
+    private long consumerIndexCache;
+    /** Next slot to poll; advanced by pollers with a CAS. */
+    private volatile long consumerIndex;
 
     /** A ring of {@code capacity} entries (at least 1). */
     public CompletionRing(int capacity) {

@@ -1,11 +1,11 @@
-package io.jroce.rnic.cq;
+package io.jroce.benchmarks;
 
 /**
- * Puts the producer's and the pollers' indexes of a {@link CompletionRing} on cache lines of their
- * own, as Agrona's {@code AbstractConcurrentArrayQueue} does: HotSpot lays out a superclass's
- * fields before its subclass's, so 128 bytes of padding between the classes of this chain (two
- * lines, against the adjacent-line prefetch) keep a poller's CAS from invalidating the line the
- * producer writes, and the reverse. docs/benchmarks.md has the measurement that justifies it.
+ * Puts the producer's and the pollers' indexes of a {@link PaddedCompletionRing} on cache lines of
+ * their own, as Agrona's {@code AbstractConcurrentArrayQueue} does: HotSpot lays out a
+ * superclass's fields before its subclass's, so 128 bytes of padding between the classes of this
+ * chain (two lines, against the adjacent-line prefetch) keep a poller's CAS from invalidating the
+ * line the producer writes, and the reverse.
  */
 final class RingPadding {
     private RingPadding() {
