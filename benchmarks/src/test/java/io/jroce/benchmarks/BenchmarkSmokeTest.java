@@ -1,6 +1,8 @@
 package io.jroce.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.wire.Opcode;
@@ -65,5 +67,34 @@ class BenchmarkSmokeTest {
         long expected = Opcode.RC_RDMA_WRITE_FIRST + 0x11 + 0x123456 + 1 + HeaderEncodeBenchmark.PAYLOAD
             + 0x7f00_1234_5000L + 0x1234 + 65536;
         assertEquals(expected, new HeaderDecodeBenchmark().writeFirst());
+    }
+
+    @Test
+    void bothRingsHandOverWhatTheProducerFilledAndRefuseWhenFull() {
+        CompletionRingBenchmark b = new CompletionRingBenchmark();
+        CompletionRingBenchmark.Padded padded = new CompletionRingBenchmark.Padded();
+        CompletionRingBenchmark.Unpadded unpadded = new CompletionRingBenchmark.Unpadded();
+        CompletionRingBenchmark.Sequence ps = new CompletionRingBenchmark.Sequence();
+        CompletionRingBenchmark.Sequence us = new CompletionRingBenchmark.Sequence();
+        for (int i = 0; i < CompletionRingBenchmark.ENTRIES; i++) {
+            assertTrue(b.paddedProducer1(padded, ps));
+            assertTrue(b.unpaddedProducer1(unpadded, us));
+        }
+        assertFalse(b.paddedProducer1(padded, ps), "full");
+        assertFalse(b.unpaddedProducer1(unpadded, us), "full");
+        CompletionRingBenchmark.Entries e = new CompletionRingBenchmark.Entries();
+        e.setUp();
+        CompletionRingBenchmark.Taken pt = new CompletionRingBenchmark.Taken();
+        CompletionRingBenchmark.Taken ut = new CompletionRingBenchmark.Taken();
+        for (int batch = 0; batch < CompletionRingBenchmark.ENTRIES / CompletionRingBenchmark.BATCH; batch++) {
+            assertEquals(CompletionRingBenchmark.BATCH, b.paddedPoller1(padded, e, pt));
+            assertEquals(batch * CompletionRingBenchmark.BATCH, e.wcs[0].wrId());
+            assertEquals(CompletionRingBenchmark.BATCH, b.unpaddedPoller1(unpadded, e, ut));
+            assertEquals(batch * CompletionRingBenchmark.BATCH + CompletionRingBenchmark.BATCH - 1, e.wcs[15].wrId());
+        }
+        assertEquals(0, b.paddedPoller1(padded, e, pt));
+        assertEquals(0, b.unpaddedPoller1(unpadded, e, ut));
+        assertEquals(CompletionRingBenchmark.ENTRIES, pt.taken);
+        assertEquals(CompletionRingBenchmark.ENTRIES, ut.taken);
     }
 }

@@ -10,6 +10,7 @@ import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic

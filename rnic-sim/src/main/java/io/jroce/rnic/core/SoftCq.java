@@ -1,76 +1,43 @@
 package io.jroce.rnic.core;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
+import io.jroce.rnic.cq.CompletionArming;
+import io.jroce.rnic.cq.CompletionRing;
+import io.jroce.rnic.cq.CompletionWaiters;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
-import io.jroce.verbs.ResourceBusyException;
-import io.jroce.verbs.ResourceClosedException;
-import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 
 /**
- * A completion queue: a ring of preallocated entries, written by the device's I/O thread alone
- * and read by any thread, with no lock between them. The producer fills slot {@code tail} and
- * then publishes {@code tail} (a volatile write); a poller copies slots from {@code head} and then
- * claims them by a CAS on {@code head}, so pollers on several threads need no lock either (a
- * poller whose CAS fails drops its copy and tries again). The producer reuses a slot only after
- * {@code head} has moved past it, so a copy that wins its CAS was never overwritten. A lock and a
- * condition exist only for threads blocked in {@link #pollBlocking}, and the producer touches them
- * only when such a thread waits.
+ * A completion queue: the verbs face of a {@link CompletionRing} that the device's I/O thread
+ * fills ({@link CompletionSink}) and any thread polls without a lock, with
+ * {@link CompletionWaiters} for threads blocked in {@link #pollBlocking}. This class adds what
+ * needs the device: overflow (CQ_ERR), the completion channel, the hint that an application waits,
+ * and the CQ's lifecycle.
  *
- * <p>With a completion channel the CQ can be armed (Request Completion Notification, IBTA Vol. 1
+ * <p>With a completion channel the CQ can be armed ({@link CompletionArming}, IBTA Vol. 1
  * 11.4.2.2): the next matching completion disarms it and queues one event on the channel, so an
  * armed CQ fires once and must be re-armed, and a completion already queued when it is armed does
  * not fire (poll after arming so as not to miss it).
  */
 final class SoftCq implements CompletionQueue, CompletionSink {
-    private static final int NOTIFY_NONE = 0;
-    private static final int NOTIFY_SOLICITED = 1;
-    private static final int NOTIFY_ALL = 2;
-    private static final VarHandle HEAD;
-    private static final VarHandle NOTIFY;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(SoftCq.class, "head", long.class);
-            NOTIFY = lookup.findVarHandle(SoftCq.class, "notify", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final SoftDevice device;
     private final SoftCompletionChannel channel;
-    private final WorkCompletion[] ring;
-    private final ReentrantLock waitLock = new ReentrantLock();
-    private final Condition notEmpty = waitLock.newCondition();
-    /** Threads in {@link #pollBlocking}; the producer signals only when this is not zero. */
-    private final AtomicInteger waiters = new AtomicInteger();
-    private final AtomicInteger users = new AtomicInteger();
-    /** Next slot to poll; advanced by pollers with a CAS. */
-    private volatile long head;
-    /** Next slot to fill; written by the I/O thread only. */
-    private volatile long tail;
+    private final CompletionRing ring;
+    private final CompletionArming arming = new CompletionArming();
+    private final CompletionWaiters waiters = new CompletionWaiters();
+    private final ResourceUsers users = new ResourceUsers("completion queue is destroyed");
     private volatile boolean overflowed;
-    /** What the CQ is armed for: NOTIFY_NONE, NOTIFY_SOLICITED or NOTIFY_ALL; changed by CAS. */
-    private volatile int notify = NOTIFY_NONE;
     /** Events taken from the channel for this CQ and not yet acknowledged. Guarded by the channel's lock. */
     int unackedEvents;
     /** Set when the CQ is destroyed, after which the channel drops its events. Guarded by the channel's lock. */
     boolean detachedFromChannel;
-    private volatile boolean closed;
     private volatile boolean takesReceives;
 
     /** A CQ of {@code entries} entries reporting events to {@code channel} (null for none). */
@@ -80,10 +47,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         }
         this.device = device;
         this.channel = channel;
-        this.ring = new WorkCompletion[entries];
-        for (int i = 0; i < entries; i++) {
-            ring[i] = new WorkCompletion();
-        }
+        this.ring = new CompletionRing(entries);
         if (channel != null) {
             channel.attach(); // last: nothing to undo when the channel is already destroyed
         }
@@ -95,75 +59,28 @@ final class SoftCq implements CompletionQueue, CompletionSink {
 
     @Override
     public int capacity() {
-        return ring.length;
+        return ring.capacity();
     }
 
-    /** Adds a completion; false (and the CQ marked overflowed) when it is full (IBTA 11.4.2.1). */
-    boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
-                 int qpNum, int srcQp) {
-        return push(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, false);
-    }
-
-    /**
-     * Adds a completion; {@code solicited} says the message carried the solicited-event bit, which
-     * matters to a CQ armed for solicited events only. The first overflow raises CQ_ERR (IBTA
-     * 11.6.3); a completion that matches what the CQ is armed for fires its channel.
-     */
-    boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
-                 int qpNum, int srcQp, boolean solicited) {
-        return push(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, solicited, false, false, 0);
-    }
-
-    /**
-     * As above, with the flags of UD receives (GRH) and of SEND with invalidate (the rkey
-     * invalidated). I/O thread only: the ring has a single producer.
-     */
-    boolean push(long wrId, WcStatus status, WcOpcode opcode, int byteLen, boolean withImm, int imm,
-                 int qpNum, int srcQp, boolean solicited, boolean grh, boolean withInv, int invalidatedRkey) {
-        WorkCompletion wc = claim();
-        if (wc == null) {
-            return false;
-        }
-        wc.set(wrId, status, opcode, byteLen, withImm, imm, qpNum, srcQp, 0).flags(grh, withInv, invalidatedRkey);
-        publish(solicited);
-        return true;
-    }
-
+    /** I/O thread only: the ring has a single producer. A full CQ raises CQ_ERR once (IBTA 11.6.3). */
     @Override
     public WorkCompletion claim() {
-        long t = tail;
-        if (t - head >= ring.length) {
-            if (!overflowed) {
-                overflowed = true; // CQ_ERR once per CQ (IBTA 11.6.3)
-                device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.CQ_ERR, this, 0));
-            }
-            return null;
+        WorkCompletion wc = ring.claim();
+        if (wc == null && !overflowed) {
+            overflowed = true; // CQ_ERR once per CQ (IBTA 11.6.3)
+            device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.CQ_ERR, this, 0));
         }
-        return ring[(int) (t % ring.length)];
+        return wc;
     }
 
+    /** A completion that matches what the CQ is armed for fires its channel. */
     @Override
     public void publish(boolean solicited) {
-        long t = tail;
-        WcStatus status = ring[(int) (t % ring.length)].status();
-        tail = t + 1; // publishes the slot
-        if (waiters.get() != 0) {
-            waitLock.lock();
-            try {
-                notEmpty.signalAll();
-            } finally {
-                waitLock.unlock();
-            }
-        }
-        // IBTA 11.4.2.2: armed for solicited only, a solicited or an unsuccessful completion fires.
-        // Retried when an application thread re-arms at the same moment (solicited -> all).
-        int armed;
-        while ((armed = notify) == NOTIFY_ALL
-               || armed == NOTIFY_SOLICITED && (solicited || status != WcStatus.SUCCESS)) {
-            if (NOTIFY.compareAndSet(this, armed, NOTIFY_NONE)) {
-                channel.post(this); // application code may run here and poll this CQ
-                break;
-            }
+        boolean successful = ring.claimed().status() == WcStatus.SUCCESS;
+        ring.publish();
+        waiters.published();
+        if (arming.fire(solicited, successful)) {
+            channel.post(this); // application code may run here and poll this CQ
         }
     }
 
@@ -174,12 +91,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
             throw new InvalidStateException("this completion queue has no completion channel; create it with "
                 + "createCq(entries, channel) to request notifications");
         }
-        int wanted = solicitedOnly ? NOTIFY_SOLICITED : NOTIFY_ALL;
-        int current;
-        do {
-            current = notify;
-            // Arming for any completion stays so when solicited-only is asked next, as rxe keeps it.
-        } while (current < wanted && !NOTIFY.compareAndSet(this, current, wanted));
+        arming.arm(solicitedOnly);
     }
 
     @Override
@@ -208,43 +120,21 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     @Override
     public int poll(WorkCompletion[] wcs) {
         ensureOpen();
-        while (true) {
-            long h = head;
-            int n = (int) Math.min(wcs.length, tail - h);
-            if (n <= 0) {
-                emptyPoll();
-                return 0;
-            }
-            for (int i = 0; i < n; i++) {
-                wcs[i].copyFrom(ring[(int) ((h + i) % ring.length)]);
-            }
-            if (HEAD.compareAndSet(this, h, h + n)) {
-                return n;
-            }
+        int n = ring.poll(wcs);
+        if (n == 0) {
+            emptyPoll();
         }
+        return n;
     }
 
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
-        if (take(wc)) {
+        if (ring.take(wc)) {
             return true;
         }
         emptyPoll();
         return false;
-    }
-
-    private boolean take(WorkCompletion wc) {
-        while (true) {
-            long h = head;
-            if (h == tail) {
-                return false;
-            }
-            wc.copyFrom(ring[(int) (h % ring.length)]);
-            if (HEAD.compareAndSet(this, h, h + 1)) {
-                return true;
-            }
-        }
     }
 
     @Override
@@ -252,23 +142,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         if (poll(wc)) { // throws when the CQ is destroyed already
             return true;
         }
-        long remaining = unit.toNanos(timeout);
-        // Registered before polling again: the producer publishes tail and then reads waiters, this
-        // thread counts itself and then reads tail, so one of the two sees the other.
-        waiters.incrementAndGet();
-        waitLock.lock();
-        try {
-            while (!take(wc)) {
-                if (remaining <= 0 || closed) {
-                    return false; // destroyed while waiting: false, as before
-                }
-                remaining = notEmpty.awaitNanos(remaining);
-            }
-            return true;
-        } finally {
-            waitLock.unlock();
-            waiters.decrementAndGet();
-        }
+        return waiters.take(ring, wc, unit.toNanos(timeout)); // destroyed while waiting: false, as before
     }
 
     /** A QP delivers its receive completions here: an empty poll then means "waiting for a message". */
@@ -288,39 +162,29 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         }
     }
 
+    /** A QP uses this CQ. */
     void attach() {
-        users.incrementAndGet();
+        users.add();
     }
 
     void detach() {
-        users.decrementAndGet();
+        users.remove();
     }
 
     void ensureOpen() {
-        if (closed) {
-            throw new ResourceClosedException("completion queue is destroyed");
-        }
+        users.ensureOpen();
     }
 
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (!users.mayClose(n -> "completion queue is still used by " + n + " queue pair(s)")) {
             return;
-        }
-        int n = users.get();
-        if (n > 0) {
-            throw new ResourceBusyException("completion queue is still used by " + n + " queue pair(s)");
         }
         if (channel != null) {
             channel.detach(this); // refused while events taken for this CQ are unacknowledged
         }
-        closed = true;
-        waitLock.lock();
-        try {
-            notEmpty.signalAll();
-        } finally {
-            waitLock.unlock();
-        }
+        users.markClosed();
+        waiters.close();
         device.cqClosed(this);
     }
 }

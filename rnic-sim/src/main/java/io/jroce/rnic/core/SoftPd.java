@@ -2,7 +2,6 @@ package io.jroce.rnic.core;
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.BufferUtil;
 
@@ -16,8 +15,6 @@ import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
-import io.jroce.verbs.ResourceBusyException;
-import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SharedReceiveQueue;
 
@@ -36,12 +33,13 @@ final class SoftPd implements PdOwner {
 
     private final SoftDevice device;
     private final int handle;
-    private final AtomicInteger users = new AtomicInteger();
-    private volatile boolean closed;
+    /** Its MRs, MWs, QPs, AHs and SRQs. */
+    private final ResourceUsers users;
 
     SoftPd(SoftDevice device, int handle) {
         this.device = device;
         this.handle = handle;
+        this.users = new ResourceUsers("protection domain " + handle + " is deallocated");
     }
 
     int handle() {
@@ -84,7 +82,7 @@ final class SoftPd implements PdOwner {
         }
         SoftMr mr = new SoftMr(this, slice, address, length, access);
         mr.key(device.keys().allocate(mr));
-        users.incrementAndGet();
+        users.add();
         return mr;
     }
 
@@ -145,7 +143,7 @@ final class SoftPd implements PdOwner {
         }
         SoftMw mw = new SoftMw(this, type);
         mw.rkey(device.keys().allocate(mw));
-        users.incrementAndGet();
+        users.add();
         return mw;
     }
 
@@ -156,7 +154,7 @@ final class SoftPd implements PdOwner {
             device.keys().release(mw.rkey());
             return null;
         });
-        users.decrementAndGet();
+        users.remove();
     }
 
     @Override
@@ -166,64 +164,58 @@ final class SoftPd implements PdOwner {
             device.keys().release(mr.lkey());
             return null;
         });
-        users.decrementAndGet();
+        users.remove();
     }
 
     @Override
     public QueuePair createQp(QpInitAttributes init) {
         ensureOpen();
         SoftQp qp = device.createQp(this, init);
-        users.incrementAndGet();
+        users.add();
         return qp;
     }
 
     void qpDestroyed() {
-        users.decrementAndGet();
+        users.remove();
     }
 
     @Override
     public AddressHandle createAddressHandle(AddressVector av) {
         ensureOpen();
         SoftAh ah = new SoftAh(this, av);
-        users.incrementAndGet();
+        users.add();
         return ah;
     }
 
     @Override
     public void ahDestroyed() {
-        users.decrementAndGet();
+        users.remove();
     }
 
     @Override
     public SharedReceiveQueue createSrq(int maxWr, int maxSge) {
         ensureOpen();
         SoftSrq srq = new SoftSrq(this, maxWr, maxSge);
-        users.incrementAndGet();
+        users.add();
         return srq;
     }
 
     void srqDestroyed() {
-        users.decrementAndGet();
+        users.remove();
     }
 
     void ensureOpen() {
-        if (closed) {
-            throw new ResourceClosedException("protection domain " + handle + " is deallocated");
-        }
+        users.ensureOpen();
         device.ensureOpen();
     }
 
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (!users.mayClose(n -> "protection domain " + handle + " still has " + n
+                + " memory region(s), queue pair(s), address handle(s) or SRQ(s); close them first")) {
             return;
         }
-        int n = users.get();
-        if (n > 0) {
-            throw new ResourceBusyException("protection domain " + handle + " still has " + n
-                + " memory region(s), queue pair(s), address handle(s) or SRQ(s); close them first");
-        }
-        closed = true;
+        users.markClosed();
         device.pdClosed(this);
     }
 }

@@ -21,6 +21,7 @@ import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * A queue pair: the verbs face (validation, posting, Modify QP) on application threads, and the

@@ -1,7 +1,5 @@
 package io.jroce.rnic.core;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
@@ -9,8 +7,6 @@ import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QueueFullException;
 import io.jroce.verbs.ReceiveWorkRequest;
-import io.jroce.verbs.ResourceBusyException;
-import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
 import io.jroce.verbs.SharedReceiveQueue;
 
@@ -22,9 +18,8 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
     final SoftPd pd;
     final WorkQueueRing<RecvWqe> ring;
     private final int maxSge;
-    private final AtomicInteger users = new AtomicInteger();
+    private final ResourceUsers users = new ResourceUsers("shared receive queue is destroyed");
     private volatile int limit;
-    private volatile boolean closed;
 
     SoftSrq(SoftPd pd, int maxWr, int maxSge) {
         if (maxWr < 1 || maxWr > DeviceLimits.MAX_QP_WR) {
@@ -101,29 +96,25 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
         return pd;
     }
 
+    /** A QP uses this SRQ. */
     void attach() {
-        users.incrementAndGet();
+        users.add();
     }
 
     void detach() {
-        users.decrementAndGet();
+        users.remove();
     }
 
     void ensureOpen() {
-        if (closed) {
-            throw new ResourceClosedException("shared receive queue is destroyed");
-        }
+        users.ensureOpen();
     }
 
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (!users.mayClose(n -> "shared receive queue is still used by " + n + " queue pair(s)")) {
             return;
         }
-        if (users.get() > 0) {
-            throw new ResourceBusyException("shared receive queue is still used by " + users.get() + " queue pair(s)");
-        }
-        closed = true;
+        users.markClosed();
         pd.srqDestroyed();
     }
 }

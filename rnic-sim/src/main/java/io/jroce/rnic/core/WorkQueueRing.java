@@ -5,7 +5,9 @@ import java.util.function.Supplier;
 /**
  * A work queue (send or receive) as a ring of preallocated WQEs. Application threads append under
  * a lock; the I/O thread consumes from the head. {@code tail} is published with a volatile write
- * after the slot is filled, so the I/O thread sees whole WQEs without taking the lock.
+ * after the slot is filled, so the I/O thread sees whole WQEs without taking the lock. The two
+ * indexes share a cache line, as in the CQ's ring, where padding them apart showed no measurable
+ * gain (docs/benchmarks.md, "Padding the CQ's indexes").
  */
 final class WorkQueueRing<W> {
     private final Object[] slots;

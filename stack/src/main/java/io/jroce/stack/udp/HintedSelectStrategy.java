@@ -22,7 +22,7 @@ final class HintedSelectStrategy implements SelectStrategy {
         if (hasTasks) {
             return selectSupplier.get();
         }
-        if (hint.applicationPolling()) {
+        if (hint.applicationPolling(System.nanoTime())) { // the runtime's clock, read on the event loop
             Thread.yield(); // the application thread may need this core to post
             return selectSupplier.get();
         }
