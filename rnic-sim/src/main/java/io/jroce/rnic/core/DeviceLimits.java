@@ -7,7 +7,7 @@ public final class DeviceLimits {
     public static final int MAX_SGE = 32;
     public static final int MAX_CQ = 1 << 14;
     public static final int MAX_CQE = (1 << 15) - 1;
-    /** Keys carry an 8-bit variant below a 16-bit index, so at most this many live MRs. */
+    /** Live memory regions and windows together (they share one key space, see KeyTable). */
     public static final int MAX_MR = (1 << 16) - 1;
     public static final int MAX_PD = 1 << 16;
     public static final int MAX_QP_RD_ATOM = 128;

@@ -42,7 +42,7 @@ public final class SoftDevice implements RdmaDevice {
     private final Set<SoftCompletionChannel> channels = ConcurrentHashMap.newKeySet();
     private final AsyncEvents asyncEvents;
     private final AtomicInteger nextPd = new AtomicInteger(1);
-    private int nextQpn = DeviceLimits.FIRST_QPN;
+    private final QpnAllocator qpns = new QpnAllocator();
     private int liveQps;
     private volatile boolean closed;
 
@@ -221,8 +221,14 @@ public final class SoftDevice implements RdmaDevice {
         if (liveQps >= DeviceLimits.MAX_QP) {
             throw new ResourceLimitException("device " + name + " already has max_qp=" + DeviceLimits.MAX_QP + " QPs");
         }
-        int qpn = allocateQpn();
-        SoftQp qp = new SoftQp(this, pd, qpn, init);
+        int qpn = qpns.allocate();
+        SoftQp qp;
+        try {
+            qp = new SoftQp(this, pd, qpn, init);
+        } catch (RuntimeException e) {
+            qpns.release(qpn);
+            throw e;
+        }
         qp.sendCq.attach();
         qp.recvCq.attach();
         qp.recvCq.takesReceives();
@@ -234,10 +240,9 @@ public final class SoftDevice implements RdmaDevice {
         return qp;
     }
 
-    private int allocateQpn() {
-        int qpn = nextQpn;
-        nextQpn = nextQpn == 0xFFFFFF ? DeviceLimits.FIRST_QPN : nextQpn + 1;
-        return qpn;
+    /** The QPN allocator, so that a test can move it near its wrap. */
+    QpnAllocator qpns() {
+        return qpns;
     }
 
     synchronized void destroyQp(SoftQp qp) {
@@ -246,6 +251,7 @@ public final class SoftDevice implements RdmaDevice {
             qp.transport.qp.state = QpState.RESET; // a queued run of its requester now does nothing
             return null;
         });
+        qpns.release(qp.qpn);
         liveQps--;
     }
 
