@@ -1,6 +1,7 @@
 package io.jroce.tools;
 
 import java.io.PrintStream;
+import java.util.List;
 
 /** One {@code jroce} subcommand. Implementations keep no state between runs. */
 public interface Command {
@@ -19,5 +20,5 @@ public interface Command {
      * @return the process exit status, one of {@link ExitStatus}
      * @throws UsageException the arguments are wrong; the caller prints the message and the usage
      */
-    int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException;
+    int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException;
 }

@@ -82,7 +82,7 @@ public final class Main {
             return ExitStatus.OK;
         }
         try {
-            return c.run(new ArgCursor(rest), out, err);
+            return c.run(rest, out, err);
         } catch (UsageException e) {
             err.println("jroce " + c.name() + ": " + e.getMessage());
             err.println(c.usage().lines().findFirst().orElse(""));

@@ -1,12 +1,12 @@
 package io.jroce.benchmarks.harness;
 
 import io.jroce.stack.udp.UdpTransportException;
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 
 /** {@code jroce udp_bw} and {@code jroce udp_lat}: see {@link BaselineOptions#usage}. */
@@ -35,7 +35,7 @@ final class BaselineCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         BaselineOptions options = BaselineOptions.parse(latency, args);
         try {
             new BaselineRun(options, out, err).run();

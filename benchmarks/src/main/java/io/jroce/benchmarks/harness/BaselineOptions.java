@@ -1,7 +1,14 @@
 package io.jroce.benchmarks.harness;
 
-import io.jroce.tools.ArgCursor;
+import static io.jroce.tools.getopt.OptionSpec.NO_SHORT;
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.UsageException;
+import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.getopt.OptionSpec;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The command line of {@code jroce udp_bw} and {@code udp_lat}: perftest's flags where they mean
@@ -55,59 +62,64 @@ record BaselineOptions(boolean latency, String server, String bind, int port, in
             + "  -F, -N                   accepted and ignored (perftest's CPU-frequency check, no-peak)\n";
     }
 
-    static BaselineOptions parse(boolean latency, ArgCursor args) throws UsageException {
-        String server = null;
-        String bind = DEFAULT_BIND;
-        int port = DEFAULT_PORT;
-        int udpPort = 4791;
-        int size = latency ? 2 : 65536;
-        int iters = latency ? 1000 : 5000;
-        int duration = 0;
-        int flows = 1;
-        int mtu = 1024;
-        int txDepth = 128;
-        int outs = 16;
-        boolean read = false;
-        boolean gbits = false;
-        boolean busyPoll = false;
-        while (args.hasNext()) {
-            String a = args.next();
-            switch (a) {
-                case "-s", "--size" -> size = args.intValue(a, 0, 1 << 30);
-                case "-n", "--iters" -> iters = args.intValue(a, 1, Integer.MAX_VALUE);
-                case "-D", "--duration" -> duration = args.intValue(a, 1, 3600);
-                case "-m", "--mtu" -> mtu = mtu(args.intValue(a, 256, 4096));
-                case "-p", "--port" -> port = args.intValue(a, 1, 0xFFFF);
-                case "--udp-port" -> udpPort = args.intValue(a, 1, 0xFFFF);
-                case "--bind" -> bind = args.value(a);
-                case "-F", "-N", "--noPeak" -> { }
-                default -> {
-                    if (!latency && (a.equals("-q") || a.equals("--qp"))) {
-                        flows = args.intValue(a, 1, 65536);
-                    } else if (!latency && (a.equals("-t") || a.equals("--tx-depth"))) {
-                        txDepth = args.intValue(a, 1, 1 << 16);
-                    } else if (!latency && (a.equals("-o") || a.equals("--outs"))) {
-                        outs = args.intValue(a, 1, 1 << 16);
-                    } else if (!latency && a.equals("--read")) {
-                        read = true;
-                    } else if (a.equals("--busy-poll")) {
-                        busyPoll = true;
-                    } else if (!latency && a.equals("--report_gbits")) {
-                        gbits = true;
-                    } else if (!a.startsWith("-") && server == null) {
-                        server = a;
-                    } else {
-                        throw ArgCursor.unknown(a);
-                    }
-                }
+    static BaselineOptions parse(boolean latency, List<String> args) throws UsageException {
+        return new Parser(latency).parse(args);
+    }
+
+    /** The option table of udp_bw or udp_lat (which has no flows, depths or READ), and what it has read so far. */
+    private static final class Parser {
+        private final boolean latency;
+        private String bind = DEFAULT_BIND;
+        private int port = DEFAULT_PORT;
+        private int udpPort = 4791;
+        private int size;
+        private int iters;
+        private int duration;
+        private int flows = 1;
+        private int mtu = 1024;
+        private int txDepth = 128;
+        private int outs = 16;
+        private boolean read;
+        private boolean gbits;
+        private boolean busyPoll;
+
+        Parser(boolean latency) {
+            this.latency = latency;
+            this.size = latency ? 2 : 65536;
+            this.iters = latency ? 1000 : 5000;
+        }
+
+        private List<OptionSpec> table() {
+            List<OptionSpec> table = new ArrayList<>(List.of(
+                value('s', "size", (o, v) -> size = Getopt.integer(o, v, 0, 1 << 30)),
+                value('n', "iters", (o, v) -> iters = Getopt.integer(o, v, 1, Integer.MAX_VALUE)),
+                value('D', "duration", (o, v) -> duration = Getopt.integer(o, v, 1, 3600)),
+                value('m', "mtu", (o, v) -> mtu = mtu(Getopt.integer(o, v, 256, 4096))),
+                value('p', "port", (o, v) -> port = Getopt.integer(o, v, 1, 0xFFFF)),
+                value(NO_SHORT, "udp-port", (o, v) -> udpPort = Getopt.integer(o, v, 1, 0xFFFF)),
+                value(NO_SHORT, "bind", (o, v) -> bind = v),
+                flag(NO_SHORT, "busy-poll", () -> busyPoll = true),
+                flag('F', null, () -> { }),
+                flag('N', "noPeak", () -> { })));
+            if (!latency) {
+                table.addAll(List.of(
+                    value('q', "qp", (o, v) -> flows = Getopt.integer(o, v, 1, 65536)),
+                    value('t', "tx-depth", (o, v) -> txDepth = Getopt.integer(o, v, 1, 1 << 16)),
+                    value('o', "outs", (o, v) -> outs = Getopt.integer(o, v, 1, 1 << 16)),
+                    flag(NO_SHORT, "read", () -> read = true),
+                    flag(NO_SHORT, "report_gbits", () -> gbits = true)));
             }
+            return table;
         }
-        args.finish();
-        if (latency && size > mtu) {
-            throw new UsageException("udp_lat sends one datagram each way: -s must be at most the MTU (" + mtu + ")");
+
+        BaselineOptions parse(List<String> args) throws UsageException {
+            String server = Getopt.parseWithServer(table(), args);
+            if (latency && size > mtu) {
+                throw new UsageException("udp_lat sends one datagram each way: -s must be at most the MTU (" + mtu + ")");
+            }
+            return new BaselineOptions(latency, server, bind, port, udpPort, size, iters, duration, flows, mtu,
+                txDepth, outs, read, gbits, busyPoll);
         }
-        return new BaselineOptions(latency, server, bind, port, udpPort, size, iters, duration, flows, mtu, txDepth,
-            outs, read, gbits, busyPoll);
     }
 
     private static int mtu(int mtu) throws UsageException {

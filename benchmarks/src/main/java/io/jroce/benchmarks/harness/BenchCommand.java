@@ -1,6 +1,5 @@
 package io.jroce.benchmarks.harness;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
@@ -31,7 +30,7 @@ final class BenchCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         BenchOptions o = BenchOptions.parse(args);
         String when = LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16);
         String machine = MachineInfo.describe();

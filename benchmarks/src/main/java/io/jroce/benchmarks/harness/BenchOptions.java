@@ -1,7 +1,12 @@
 package io.jroce.benchmarks.harness;
 
-import io.jroce.tools.ArgCursor;
+import static io.jroce.tools.getopt.OptionSpec.NO_SHORT;
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.UsageException;
+import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.getopt.OptionSpec;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -41,55 +46,64 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
               --timeout=SECS      longest run of one process (default 600)
         """;
 
-    static BenchOptions parse(ArgCursor args) throws UsageException {
-        int repeat = 3;
-        List<String> cases = List.of();
-        double factor = 1;
-        Path logDir = null;
-        Path markdown = null;
-        String server = "127.0.0.2";
-        String client = "127.0.0.1";
-        int port = 18515;
-        int udpPort = 4791;
-        List<String> javaOptions = List.of();
-        long timeout = 600;
-        while (args.hasNext()) {
-            String a = args.next();
-            switch (a) {
-                case "-r", "--repeat" -> repeat = args.intValue(a, 1, 100);
-                case "--cases" -> cases = Arrays.asList(args.value(a).split(","));
-                case "--iters-factor" -> factor = positive(a, args.value(a));
-                case "--quick" -> {
+    static BenchOptions parse(List<String> args) throws UsageException {
+        Parser p = new Parser();
+        new Getopt(p.table(), (o, operand) -> {
+            throw Getopt.unknown(operand);
+        }).parse(args);
+        return p.build();
+    }
+
+    /** The option table, and what it has read so far. */
+    private static final class Parser {
+        private int repeat = 3;
+        private List<String> cases = List.of();
+        private double factor = 1;
+        private Path logDir;
+        private Path markdown;
+        private String server = "127.0.0.2";
+        private String client = "127.0.0.1";
+        private int port = 18515;
+        private int udpPort = 4791;
+        private List<String> javaOptions = List.of();
+        private long timeout = 600;
+
+        private List<OptionSpec> table() {
+            return List.of(
+                value('r', "repeat", (o, v) -> repeat = Getopt.integer(o, v, 1, 100)),
+                value(NO_SHORT, "cases", (o, v) -> cases = Arrays.asList(v.split(","))),
+                value(NO_SHORT, "iters-factor", (o, v) -> factor = positive(o, v)),
+                flag(NO_SHORT, "quick", () -> {
                     repeat = 1;
                     factor = 0.1;
+                }),
+                value(NO_SHORT, "out", (o, v) -> markdown = Path.of(v)),
+                value(NO_SHORT, "log-dir", (o, v) -> logDir = Path.of(v)),
+                value(NO_SHORT, "server", (o, v) -> server = v),
+                value(NO_SHORT, "client", (o, v) -> client = v),
+                value('p', "port", (o, v) -> port = Getopt.integer(o, v, 1, 0xFFFF)),
+                value(NO_SHORT, "udp-port", (o, v) -> udpPort = Getopt.integer(o, v, 1, 0xFFFF)),
+                value(NO_SHORT, "java-opts", (o, v) -> javaOptions = words(v)),
+                value(NO_SHORT, "timeout", (o, v) -> timeout = Getopt.integer(o, v, 1, 86_400)));
+        }
+
+        private BenchOptions build() throws UsageException {
+            List<String> known = BenchCases.all(1).stream().map(BenchCase::name).toList();
+            for (String c : cases) {
+                if (!known.contains(c)) {
+                    throw new UsageException("unknown case '" + c + "'; the cases are " + String.join(" ", known));
                 }
-                case "--out" -> markdown = Path.of(args.value(a));
-                case "--log-dir" -> logDir = Path.of(args.value(a));
-                case "--server" -> server = args.value(a);
-                case "--client" -> client = args.value(a);
-                case "-p", "--port" -> port = args.intValue(a, 1, 0xFFFF);
-                case "--udp-port" -> udpPort = args.intValue(a, 1, 0xFFFF);
-                case "--java-opts" -> javaOptions = words(args.value(a));
-                case "--timeout" -> timeout = args.intValue(a, 1, 86_400);
-                default -> throw ArgCursor.unknown(a);
             }
-        }
-        args.finish();
-        List<String> known = BenchCases.all(1).stream().map(BenchCase::name).toList();
-        for (String c : cases) {
-            if (!known.contains(c)) {
-                throw new UsageException("unknown case '" + c + "'; the cases are " + String.join(" ", known));
+            if (logDir == null) {
+                String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+                logDir = Path.of(System.getProperty("java.io.tmpdir"), "jroce-bench-" + stamp);
             }
+            if (markdown == null) {
+                markdown = logDir.resolve("results.md");
+            }
+            return new BenchOptions(repeat, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
+                timeout);
         }
-        if (logDir == null) {
-            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-            logDir = Path.of(System.getProperty("java.io.tmpdir"), "jroce-bench-" + stamp);
-        }
-        if (markdown == null) {
-            markdown = logDir.resolve("results.md");
-        }
-        return new BenchOptions(repeat, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
-            timeout);
     }
 
     private static double positive(String option, String value) throws UsageException {

@@ -3,19 +3,12 @@ package io.jroce.tests.interop;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.Gid;
-import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpType;
-import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
-import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
@@ -26,7 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,6 +71,8 @@ class MemoryWindowRxeTest {
     /** Crosses two MTU-1024 packets and starts unaligned inside the window. */
     private static final int LEN = 2049;
     private static final int IN = 0x13;
+    /** jroce's target region: a type 2 window is bound on it in phase 2. */
+    private static final int TARGET_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.MW_BIND;
 
     @Test
     void type2WindowsAndSendWithInvalidateBothWays() throws Exception {
@@ -89,6 +83,7 @@ class MemoryWindowRxeTest {
             Path pcap = Path.of("/tmp/mw-rxe.pcap");
             RoceCapture capture = null; // on the guest's tap0, where GSO datagrams are cut into packets
             boolean passed = false;
+            QpConnector connector = QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
             try (RxePeer peer = RxePeer.builder().name("rxe-mw").network(network).command(command).start();
                  ServerSocket listener = RcOpsPeerChannel.listen(host, PORT);
                  RdmaDevice dev = SoftRnic.builder().name("jroce-mw").address(host).udpPort(4791)
@@ -97,16 +92,19 @@ class MemoryWindowRxeTest {
                 capture = RoceCapture.onGuestTap(peer, pcap, BOOT);
                 listener.setSoTimeout((int) BOOT.toMillis());
                 long t0 = 0;
-                try (Side j = new Side(dev, pd); RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
+                try (RcOpsJroceSide j = new RcOpsJroceSide(dev, pd, BUF, TARGET_ACCESS);
+                     RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
                     t0 = System.nanoTime();
-                    j.connect(ch, dev.gids().get(0));
+                    j.connect(ch, dev.gids().get(0), connector);
                     jroceUsesRxeWindow(j, ch);
                     assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
                 }
                 long t1 = System.nanoTime();
-                try (Side j = new Side(dev, pd); RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
-                    j.connect(ch, dev.gids().get(0));
-                    rxeUsesJroceWindow(j, ch);
+                try (RcOpsJroceSide j = new RcOpsJroceSide(dev, pd, BUF, TARGET_ACCESS);
+                     MemoryWindow window = pd.allocMemoryWindow(2);
+                     RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
+                    j.connect(ch, dev.gids().get(0), connector);
+                    rxeUsesJroceWindow(j, window, ch);
                     assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
                 }
                 long t2 = System.nanoTime();
@@ -128,7 +126,7 @@ class MemoryWindowRxeTest {
     }
 
     /** Phase 1: rxe's type 2 window, jroce the active side. */
-    private static void jroceUsesRxeWindow(Side j, RcOpsPeerChannel ch) throws Exception {
+    private static void jroceUsesRxeWindow(RcOpsJroceSide j, RcOpsPeerChannel ch) throws Exception {
         ch.expect("FILL " + hex(IN), "OK");
         String[] mw = ch.call("MWBIND " + hex(WOFF) + " " + hex(WLEN) + " "
             + hex(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)).split(" ");
@@ -183,8 +181,8 @@ class MemoryWindowRxeTest {
     }
 
     /** Phase 2: jroce's type 2 window, rxe the active side. */
-    private static void rxeUsesJroceWindow(Side j, RcOpsPeerChannel ch) throws Exception {
-        MemoryWindow window = j.window;
+    private static void rxeUsesJroceWindow(RcOpsJroceSide j, MemoryWindow window, RcOpsPeerChannel ch)
+        throws Exception {
         int rkey = window.nextRkey();
         long wva = j.target.address() + WOFF;
         j.post(new SendWorkRequest().opcode(WrOpcode.BIND_MW)
@@ -230,64 +228,5 @@ class MemoryWindowRxeTest {
         assertEquals(Integer.toString(WcStatus.REM_ACCESS_ERR.code()), w[1], "rxe's WRITE through jroce's invalidated window: "
             + String.join(" ", w));
         assertArrayEquals(pattern(0x55, WOFF, 64), bytes(j.target, WOFF, 64), "jroce's window memory after the refused WRITE");
-    }
-
-    /** jroce's side of one connection: an RC QP, a target region (MW_BIND) with a type 2 window, a local buffer. */
-    private static final class Side implements AutoCloseable {
-        final CompletionQueue scq;
-        final CompletionQueue rcq;
-        final MemoryRegion target;
-        final MemoryRegion local;
-        final QueuePair qp;
-        final MemoryWindow window;
-        long peerAddr;
-        int peerRkey;
-        private long wrId;
-
-        Side(RdmaDevice dev, ProtectionDomain pd) {
-            scq = dev.createCq(64);
-            rcq = dev.createCq(64);
-            target = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
-                | AccessFlags.REMOTE_READ | AccessFlags.MW_BIND);
-            local = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE);
-            qp = pd.createQp(new QpInitAttributes().type(QpType.RC).sendCq(scq).recvCq(rcq)
-                .maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1));
-            window = pd.allocMemoryWindow(2);
-        }
-
-        void connect(RcOpsPeerChannel ch, Gid gid) throws IOException {
-            int psn = new java.util.Random().nextInt(1 << 24);
-            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
-            peerAddr = peer.address();
-            peerRkey = peer.rkey();
-            QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ).connect(qp, psn, peer.qp());
-        }
-
-        WorkCompletion post(SendWorkRequest wr, WcStatus expected) throws InterruptedException {
-            long id = ++wrId;
-            qp.postSend(wr.wrId(id).sendFlags(wr.sendFlags() | SendFlags.SIGNALED));
-            WorkCompletion wc = new WorkCompletion();
-            assertTrue(scq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no completion for " + wr.opcode());
-            assertEquals(id, wc.wrId(), wc.toString());
-            assertEquals(expected, wc.status(), wr.opcode() + ": " + wc);
-            return wc;
-        }
-
-        WorkCompletion recv() throws InterruptedException {
-            WorkCompletion wc = new WorkCompletion();
-            assertTrue(rcq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no receive completion");
-            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
-            return wc;
-        }
-
-        @Override
-        public void close() {
-            qp.close();
-            window.close();
-            local.close();
-            target.close();
-            scq.close();
-            rcq.close();
-        }
     }
 }

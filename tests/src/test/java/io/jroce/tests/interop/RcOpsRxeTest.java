@@ -3,21 +3,12 @@ package io.jroce.tests.interop;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.Gid;
-import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpType;
-import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
-import io.jroce.verbs.ScatterGatherEntry;
-import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WcOpcode;
-import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
 import org.junit.jupiter.api.Test;
@@ -25,7 +16,6 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -101,16 +91,10 @@ class RcOpsRxeTest {
             try (RdmaDevice dev = SoftRnic.builder().name("jroce-ops-" + name).address(host).udpPort(4791)
                      .activeMtu(mtu).open();
                  ProtectionDomain pd = dev.allocPd();
-                 MemoryRegion target = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
-                     | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
-                 MemoryRegion local = pd.allocateMemory(BUF, AccessFlags.LOCAL_WRITE);
-                 CompletionQueue scq = dev.createCq(64);
-                 CompletionQueue rcq = dev.createCq(64);
-                 QueuePair qp = pd.createQp(new QpInitAttributes().type(QpType.RC).sendCq(scq).recvCq(rcq)
-                     .maxSendWr(16).maxRecvWr(16).maxSendSge(1).maxRecvSge(1));
+                 RcOpsJroceSide j = new RcOpsJroceSide(dev, pd, BUF,
+                     AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
                  RcOpsPeerChannel ch = RcOpsPeerChannel.accept(listener, peer, RUN)) {
-                Jroce j = new Jroce(qp, scq, rcq, target, local);
-                j.connect(ch, dev.gids().get(0), mtu);
+                j.connect(ch, dev.gids().get(0), QpConnector.rc().pathMtu(mtu));
                 long t0 = System.nanoTime();
                 for (int size : sizes) {
                     jroceDrives(j, ch, size);
@@ -143,7 +127,7 @@ class RcOpsRxeTest {
 
     // --- jroce drives, rc_ops_peer is the passive side -----------------------------------------
 
-    private static void jroceDrives(Jroce j, RcOpsPeerChannel ch, int size) throws Exception {
+    private static void jroceDrives(RcOpsJroceSide j, RcOpsPeerChannel ch, int size) throws Exception {
         String what = " (jroce drives, " + size + " bytes)";
         // SEND and SEND with immediate: the peer's receive completion and the data's CRC
         for (boolean imm : new boolean[] {false, true}) {
@@ -194,7 +178,7 @@ class RcOpsRxeTest {
         ch.assertMem(0, pattern(seed, 0, size + 2 * ROFF), "the peer's buffer after the read" + what);
     }
 
-    private static void jroceDrivesAtomics(Jroce j, RcOpsPeerChannel ch) throws Exception {
+    private static void jroceDrivesAtomics(RcOpsJroceSide j, RcOpsPeerChannel ch) throws Exception {
         long v = 0x0102030405060708L;
         long add = 0x1111_0000_0000_00FFL;
         ch.expect("SET64 40 " + Long.toHexString(v), "OK");
@@ -218,7 +202,7 @@ class RcOpsRxeTest {
 
     // --- rc_ops_peer drives, jroce is the passive side -----------------------------------------
 
-    private static void rxeDrives(Jroce j, RcOpsPeerChannel ch, int size) throws Exception {
+    private static void rxeDrives(RcOpsJroceSide j, RcOpsPeerChannel ch, int size) throws Exception {
         String what = " (rxe drives, " + size + " bytes)";
         for (boolean imm : new boolean[] {false, true}) {
             int seed = imm ? 0x61 : 0x60;
@@ -267,7 +251,7 @@ class RcOpsRxeTest {
         assertArrayEquals(pattern(seed, 0, size + 2 * ROFF), bytes(j.target, 0, size + 2 * ROFF), "jroce's buffer after the read" + what);
     }
 
-    private static void rxeDrivesAtomics(Jroce j, RcOpsPeerChannel ch) throws Exception {
+    private static void rxeDrivesAtomics(RcOpsJroceSide j, RcOpsPeerChannel ch) throws Exception {
         ByteBuffer t = j.target.buffer().order(ByteOrder.nativeOrder());
         long v = 0x1122334455667788L;
         long add = 0x0000_0001_0000_0001L;
@@ -294,55 +278,5 @@ class RcOpsRxeTest {
 
     private static byte[] nativeBytes(long v) {
         return ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array();
-    }
-
-    /** jroce's side: one RC QP and two buffers. */
-    private static final class Jroce {
-        final QueuePair qp;
-        final CompletionQueue scq;
-        final CompletionQueue rcq;
-        final MemoryRegion target;
-        final MemoryRegion local;
-        long peerAddr;
-        int peerRkey;
-        private long wrId;
-
-        Jroce(QueuePair qp, CompletionQueue scq, CompletionQueue rcq, MemoryRegion target, MemoryRegion local) {
-            this.qp = qp;
-            this.scq = scq;
-            this.rcq = rcq;
-            this.target = target;
-            this.local = local;
-        }
-
-        void connect(RcOpsPeerChannel ch, Gid gid, Mtu mtu) throws IOException {
-            int psn = new java.util.Random().nextInt(1 << 24);
-            RcOpsPeerChannel.PeerQp peer = ch.exchangeQp(qp, psn, gid, target);
-            peerAddr = peer.address();
-            peerRkey = peer.rkey();
-            QpConnector.rc().pathMtu(mtu).connect(qp, psn, peer.qp());
-        }
-
-        ScatterGatherEntry[] localSge(int off, int len) {
-            return len == 0 ? new ScatterGatherEntry[0] : new ScatterGatherEntry[] {ScatterGatherEntry.of(local, off, len)};
-        }
-
-        /** Posts a signaled send-queue request and waits for its successful completion. */
-        WorkCompletion post(SendWorkRequest wr) throws InterruptedException {
-            long id = ++wrId;
-            qp.postSend(wr.wrId(id).sendFlags(wr.sendFlags() | SendFlags.SIGNALED));
-            WorkCompletion wc = new WorkCompletion();
-            assertTrue(scq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no completion for " + wr.opcode());
-            assertEquals(id, wc.wrId(), wc.toString());
-            assertEquals(WcStatus.SUCCESS, wc.status(), wr.opcode() + ": " + wc);
-            return wc;
-        }
-
-        WorkCompletion recv() throws InterruptedException {
-            WorkCompletion wc = new WorkCompletion();
-            assertTrue(rcq.pollBlocking(wc, 60, TimeUnit.SECONDS), "no receive completion");
-            assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
-            return wc;
-        }
     }
 }

@@ -3,7 +3,6 @@ package io.jroce.tests.perftest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Commands;
 import io.jroce.tools.perftest.report.BwRow;
 import io.jroce.tools.perftest.report.LatencyRow;
@@ -126,7 +125,7 @@ class PerftestTwinsTest {
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             status = Commands.find(args.get(0)).orElseThrow()
-                .run(new ArgCursor(args.subList(1, args.size())), o, e);
+                .run(args.subList(1, args.size()), o, e);
         }
         return new Side(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -1,6 +1,5 @@
 package io.jroce.tools.demo;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
@@ -8,6 +7,7 @@ import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.TransportException;
 import io.jroce.verbs.VerbsException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** {@code jroce demo}: see {@link DemoOptions#USAGE}. */
@@ -31,7 +31,7 @@ public final class DemoCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         DemoOptions options = DemoOptions.parse(args);
         SplittableRandom psns = new SplittableRandom(options.seed());
         int status;

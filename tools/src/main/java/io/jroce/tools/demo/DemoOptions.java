@@ -4,7 +4,6 @@ import static io.jroce.tools.getopt.OptionSpec.NO_SHORT;
 import static io.jroce.tools.getopt.OptionSpec.flag;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
@@ -47,7 +46,7 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
                              demo once (pcap, for Wireshark)
         """;
 
-    static DemoOptions parse(ArgCursor args) throws UsageException {
+    static DemoOptions parse(List<String> args) throws UsageException {
         Mtu[] mtu = {Mtu.MTU_1024};
         boolean[] ipv6 = {false};
         int[] port = {AddressVector.ROCE_V2_PORT};
@@ -62,7 +61,7 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
             value(NO_SHORT, "timeout", (o, v) -> timeout[0] = Getopt.integer(o, v, 1, 3600)),
             value(NO_SHORT, "pcap", (o, v) -> pcap[0] = Path.of(v))), (o, operand) -> {
                 throw Getopt.unknown(operand);
-            }).parse(args.rest());
+            }).parse(args);
         return new DemoOptions(mtu[0], ipv6[0], port[0], seed[0], timeout[0], pcap[0]);
     }
 

@@ -1,6 +1,5 @@
 package io.jroce.tools.devinfo;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.ExitStatus;
@@ -9,6 +8,7 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.TransportException;
 import io.jroce.verbs.VerbsException;
 import java.io.PrintStream;
+import java.util.List;
 
 /** {@code jroce devinfo}: see {@link DevinfoOptions#USAGE}. */
 public final class DevinfoCommand implements Command {
@@ -28,7 +28,7 @@ public final class DevinfoCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         DevinfoOptions options = DevinfoOptions.parse(args);
         DeviceOptions d = options.device();
         try (RdmaDevice device = d.open()) {

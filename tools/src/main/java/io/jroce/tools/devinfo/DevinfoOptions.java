@@ -3,7 +3,6 @@ package io.jroce.tools.devinfo;
 import static io.jroce.tools.getopt.OptionSpec.flag;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
@@ -33,7 +32,7 @@ record DevinfoOptions(boolean verbose, DeviceOptions device) {
           --pcap FILE        capture what the device sends and receives while open (pcap)
         """;
 
-    static DevinfoOptions parse(ArgCursor args) throws UsageException {
+    static DevinfoOptions parse(List<String> args) throws UsageException {
         DeviceOptions.Parser device = new DeviceOptions.Parser();
         boolean[] verbose = {false};
         List<OptionSpec> table = new ArrayList<>(List.of(
@@ -43,7 +42,7 @@ record DevinfoOptions(boolean verbose, DeviceOptions device) {
         table.add(device.udpPortAlias("port"));
         new Getopt(table, (o, operand) -> {
             throw Getopt.unknown(operand);
-        }).parse(args.rest());
+        }).parse(args);
         return new DevinfoOptions(verbose[0], device.build());
     }
 }

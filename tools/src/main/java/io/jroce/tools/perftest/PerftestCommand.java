@@ -1,6 +1,5 @@
 package io.jroce.tools.perftest;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
@@ -43,7 +42,7 @@ public final class PerftestCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         PerftestOptions options = PerftestOptions.parse(tool, args);
         if (options.flags().help()) {
             out.print(usage());

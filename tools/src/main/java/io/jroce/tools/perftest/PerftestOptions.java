@@ -3,7 +3,6 @@ package io.jroce.tools.perftest;
 import static io.jroce.tools.getopt.OptionSpec.flag;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
@@ -62,7 +61,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         return host != null;
     }
 
-    static PerftestOptions parse(PerftestTool tool, ArgCursor args) throws UsageException {
+    static PerftestOptions parse(PerftestTool tool, List<String> args) throws UsageException {
         return new Parser(tool).parse(args);
     }
 
@@ -137,8 +136,8 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
             return table;
         }
 
-        PerftestOptions parse(ArgCursor args) throws UsageException {
-            String host = Getopt.parseWithServer(table(), args.rest());
+        PerftestOptions parse(List<String> args) throws UsageException {
+            String host = Getopt.parseWithServer(table(), args);
             return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
                 inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
                 new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, help, version), device.build());

@@ -1,6 +1,5 @@
 package io.jroce.tools.pingpong;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
@@ -48,7 +47,7 @@ public final class PingpongCommand implements Command {
     }
 
     @Override
-    public int run(ArgCursor args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         PingpongOptions options = PingpongOptions.parse(tool, args);
         String prefix = "jroce " + tool.command() + ": error: ";
         String refusal = OptionChecks.check(options);

@@ -3,7 +3,6 @@ package io.jroce.tools.pingpong;
 import static io.jroce.tools.getopt.OptionSpec.flag;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
@@ -136,11 +135,11 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
     }
 
     /** The options of {@code jroce rc_pingpong}. */
-    static PingpongOptions parse(ArgCursor args) throws UsageException {
+    static PingpongOptions parse(List<String> args) throws UsageException {
         return parse(PingpongTool.RC, args);
     }
 
-    static PingpongOptions parse(PingpongTool tool, ArgCursor args) throws UsageException {
+    static PingpongOptions parse(PingpongTool tool, List<String> args) throws UsageException {
         return new Parser(tool).parse(args);
     }
 
@@ -207,8 +206,8 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
             return table;
         }
 
-        PingpongOptions parse(ArgCursor args) throws UsageException {
-            String host = Getopt.parseWithServer(table(), args.rest());
+        PingpongOptions parse(List<String> args) throws UsageException {
+            String host = Getopt.parseWithServer(table(), args);
             return new PingpongOptions(tool, host, tcpPort, size, mtu, numQp, rxDepth, iters, sl, gidIndex,
                 new Flags(events, odp, implicitOdp, prefetch, timestamps, validate, deviceMemory, newSend),
                 device.build(), timeoutSeconds);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.Gid;
@@ -130,7 +129,7 @@ class PerftestFormatTest {
     }
 
     private static PerftestOptions options(PerftestTool tool, String... args) throws UsageException {
-        return PerftestOptions.parse(tool, new ArgCursor(List.of(args)));
+        return PerftestOptions.parse(tool, List.of(args));
     }
 
     private static PerftestParams params(PerftestTool tool, String... args) throws Exception {

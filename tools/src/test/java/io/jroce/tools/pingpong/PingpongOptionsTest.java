@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.tools.ArgCursor;
 import io.jroce.tools.UsageException;
 import io.jroce.verbs.Mtu;
 import java.nio.file.Path;
@@ -17,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class PingpongOptionsTest {
     private static PingpongOptions parse(String... args) throws UsageException {
-        return PingpongOptions.parse(new ArgCursor(List.of(args)));
+        return PingpongOptions.parse(List.of(args));
     }
 
     private static String error(String... args) {
@@ -47,7 +46,7 @@ class PingpongOptionsTest {
     }
 
     private static PingpongOptions parse(PingpongTool tool, String... args) throws UsageException {
-        return PingpongOptions.parse(tool, new ArgCursor(List.of(args)));
+        return PingpongOptions.parse(tool, List.of(args));
     }
 
     @Test
