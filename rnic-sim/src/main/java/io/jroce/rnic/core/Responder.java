@@ -33,6 +33,7 @@ final class Responder {
     private final QpContext qp;
     private final QpErrors errors;
     private final AtomicReplay replay = new AtomicReplay();
+    private final ReadReplay reads = new ReadReplay();
     private final GrhWriter grh = new GrhWriter();
     /** The PSN the next new request must carry (ePSN). */
     private int expectedPsn;
@@ -62,6 +63,7 @@ final class Responder {
         sequenceNakSent = false;
         abort();
         replay.clear();
+        reads.clear();
     }
 
     int expectedPsn() {
@@ -305,6 +307,13 @@ final class Responder {
         long va = p.reth().virtualAddress();
         int rkey = p.reth().rKey();
         long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
+        int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
+        if (duplicate && !reads.matches(psn, packets, va, len, rkey)) {
+            // Only a READ this responder executed may be answered again, and only within it: any
+            // other past PSN would read memory nobody asked for in sequence (issue 11).
+            ctx.counters.increment(Counter.DROP_UNMATCHED_READ);
+            return;
+        }
         RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
         if (len != 0 && mr == null) {
             if (!duplicate) {
@@ -312,8 +321,8 @@ final class Responder {
             }
             return;
         }
-        int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
         if (!duplicate) {
+            reads.record(psn, Psn.add(psn, packets - 1), va, len, rkey);
             expectedPsn = Psn.add(psn, packets);
             msn = Psn.next(msn);
         }
@@ -375,7 +384,8 @@ final class Responder {
 
     /**
      * A request with a PSN already executed (IBTA 9.7.5.1.3): SEND and WRITE are acknowledged again
-     * but not executed; a READ is executed again from its PSN; an atomic is answered from the replay
+     * but not executed; a READ is executed again from its PSN if it lies within a READ executed
+     * before ({@link ReadReplay}); an atomic is answered from the replay
      * record and never applied twice.
      */
     private void onDuplicate(RocePacket p, int psn) {
