@@ -24,8 +24,8 @@ import io.jroce.verbs.WorkCompletion;
  *
  * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
  * message in progress, the atomic replay record); nothing else reads or writes it. It takes
- * receive WQEs through {@link QpContext#takeRecv} (a message owns its WQE from its first packet), writes completions to the QP's receive
- * {@link CompletionSink}, finds memory by key through {@link RnicContext#keys} as
+ * receive WQEs through {@link QpContext#takeRecv} (a message owns its WQE from its first packet),
+ * writes completions to the QP's receive {@link CompletionSink}, finds memory by key through {@link RnicContext#keys} as
  * {@link RegionAccess} and {@link WindowAccess}, and moves the QP to ERR through {@link QpErrors}.
  */
 final class Responder {
@@ -329,7 +329,7 @@ final class Responder {
         int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
         if (duplicate && !reads.matches(psn, packets, va, len, rkey)) {
             // Only a READ this responder executed may be answered again, and only within it: any
-            // other past PSN would read memory nobody asked for in sequence (issue 11).
+            // other past PSN would read memory nobody asked for in sequence.
             ctx.counters.increment(Counter.DROP_UNMATCHED_READ);
             return;
         }
