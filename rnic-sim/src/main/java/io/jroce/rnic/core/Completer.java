@@ -39,9 +39,11 @@ final class Completer {
     void onAcknowledge(RocePacket p, long nowNs) {
         int psn = p.bth().psn();
         AethFlyweight aeth = p.aeth();
-        if (aeth.kind() != AethKind.ACK && Psn.compare(psn, s.ackedPsn) <= 0) {
-            // A NAK for a PSN already acknowledged is stale (it was overtaken): it costs no retry
-            // and rewinds nothing.
+        if (Psn.compare(psn, s.highestSentPsn) > 0
+            || aeth.kind() != AethKind.ACK && Psn.compare(psn, s.ackedPsn) <= 0) {
+            // An acknowledgement of a PSN never sent answers nothing of ours (a forged or misrouted
+            // packet, as rxe's check_psn ignores it); a NAK for a PSN already acknowledged is stale
+            // (it was overtaken). Either costs no retry, fails nothing and rewinds nothing.
             ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             return;
         }

@@ -62,6 +62,32 @@ final class QpContext {
         return rq.isEmpty() ? null : rq.at(rq.head());
     }
 
+    /**
+     * Takes the receive WQE a new message goes to, or null when none is posted. An SRQ's head is
+     * copied into {@code srqCopy} and taken off the SRQ at once, so that no other QP's message can
+     * take it while this one is in progress (as rxe's get_srq_wqe); the QP's own queue keeps it at
+     * its head until {@link #retireRecv()}.
+     */
+    RecvWqe takeRecv(RecvWqe srqCopy) {
+        if (srq == null) {
+            return rq.isEmpty() ? null : rq.at(rq.head());
+        }
+        RecvWqe head = srq.head();
+        if (head == null) {
+            return null;
+        }
+        srqCopy.copyFrom(head);
+        srq.pop();
+        return srqCopy;
+    }
+
+    /** The message that {@link #takeRecv} served completed: its WQE leaves the QP's own queue (an SRQ's already left). */
+    void retireRecv() {
+        if (srq == null) {
+            rq.pop();
+        }
+    }
+
     /** Retires the WQE {@link #recvHead()} returned. */
     void consumeRecv() {
         if (srq != null) {

@@ -34,7 +34,7 @@ final class QpTransport implements QpErrors {
 
     /**
      * Completes every outstanding work request with WR_FLUSH_ERR (IBTA 10.3.1, Error state). The
-     * WQEs of a shared receive queue stay for the other QPs.
+     * WQEs of a shared receive queue stay for the other QPs, but for the one a message in progress took.
      */
     void flush() {
         requester.flush();
@@ -48,6 +48,7 @@ final class QpTransport implements QpErrors {
                 qp.recvCq.publish(false);
             }
         }
+        responder.flushSrqWqe();
         responder.abort();
     }
 

@@ -8,4 +8,10 @@ final class RecvWqe {
     RecvWqe(int maxSge) {
         sg = new SgList(maxSge);
     }
+
+    /** Becomes a copy of {@code o} (taken off a shared receive queue whose slot may be reused). */
+    void copyFrom(RecvWqe o) {
+        sg.copyFrom(o.sg);
+        wrId = o.wrId;
+    }
 }

@@ -23,16 +23,18 @@ import io.jroce.verbs.WorkCompletion;
  * I/O thread only.
  *
  * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
- * message in progress, the atomic replay record); nothing else reads or writes it. It takes
- * receive WQEs through {@link QpContext#recvHead()}, writes completions to the QP's receive
- * {@link CompletionSink}, finds memory by key through {@link RnicContext#keys} as
- * {@link RegionAccess} and {@link WindowAccess}, and moves the QP to ERR through {@link QpErrors}.
+ * message in progress and its receive WQE, the READ and atomic replay records); nothing else reads or writes it. It takes
+ * receive WQEs through {@link QpContext#takeRecv} (a message owns its WQE from its first packet),
+ * writes completions to the QP's receive {@link CompletionSink}, finds memory by key through
+ * {@link RnicContext#keys} as {@link RegionAccess} and {@link WindowAccess}, and moves the QP to
+ * ERR through {@link QpErrors}.
  */
 final class Responder {
     private final RnicContext ctx;
     private final QpContext qp;
     private final QpErrors errors;
     private final AtomicReplay replay = new AtomicReplay();
+    private final ReadReplay reads = new ReadReplay();
     private final GrhWriter grh = new GrhWriter();
     /** The PSN the next new request must carry (ePSN). */
     private int expectedPsn;
@@ -43,7 +45,10 @@ final class Responder {
 
     // The message in progress (a multi-packet SEND or RDMA WRITE).
     private Operation inProgress;
-    private boolean haveRecvWqe;
+    /** The receive WQE the message in progress owns, or null. */
+    private RecvWqe recvWqe;
+    /** Where a WQE taken off the SRQ is kept while its message is in progress (null without an SRQ). */
+    private final RecvWqe srqWqe;
     private long received;
     private RegionAccess writeMr;
     private long writeOffset;
@@ -54,6 +59,7 @@ final class Responder {
         this.ctx = ctx;
         this.qp = qp;
         this.errors = errors;
+        this.srqWqe = qp.srq == null ? null : new RecvWqe(DeviceLimits.MAX_SGE);
     }
 
     void reset(int rqPsn) {
@@ -62,6 +68,7 @@ final class Responder {
         sequenceNakSent = false;
         abort();
         replay.clear();
+        reads.clear();
     }
 
     int expectedPsn() {
@@ -70,8 +77,23 @@ final class Responder {
 
     /** Forgets the message in progress (its receive WQE is flushed by the QP). */
     void abort() {
+        abandonMessage();
+        recvWqe = null;
+    }
+
+    /**
+     * Flush (IBTA 10.3.1): a WQE the message in progress took off the SRQ belongs to this QP now
+     * and completes with WR_FLUSH_ERR (the QP's own queue is flushed by the QP).
+     */
+    void flushSrqWqe() {
+        if (recvWqe != null && recvWqe == srqWqe) {
+            completeRecv(WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0);
+        }
+    }
+
+    /** Forgets the message in progress but keeps its receive WQE for the next message (UC). */
+    private void abandonMessage() {
         inProgress = null;
-        haveRecvWqe = false;
         writeMr = null;
     }
 
@@ -140,7 +162,7 @@ final class Responder {
 
     private void abortUcMessage() {
         ctx.counters.increment(Counter.DROP_UC_MESSAGE);
-        abort();
+        abandonMessage(); // its receive WQE stays for the next message
     }
 
     /**
@@ -208,7 +230,7 @@ final class Responder {
         if (!checkSegmentLength(p, pos, psn)) {
             return;
         }
-        RecvWqe r = qp.recvHead();
+        RecvWqe r = recvWqe;
         int len = p.payloadLength();
         if (len > 0 && !r.sg.scatter(received, p.buffer(), p.payloadOffset(), len)) {
             // The message is longer than the receive buffers: the receive completes with a length
@@ -227,14 +249,14 @@ final class Responder {
                 return;
             }
             mw.invalidate();
-            long wrId = qp.recvHead().wrId;
-            qp.consumeRecv(); // before the completion is visible, as in completeRecv
+            long wrId = recvWqe.wrId;
+            qp.retireRecv(); // before the completion is visible, as in completeRecv
             WorkCompletion wc = qp.recvCq.claim();
             if (wc != null) {
                 wc.start(wrId, WcOpcode.RECV, qp.qpn).byteLen((int) received).srcQp(qp.destQpn).invalidatedRkey(rkey);
                 qp.recvCq.publish(p.bth().solicitedEvent());
             }
-            haveRecvWqe = false;
+            recvWqe = null;
             ctx.counters.increment(Counter.RDMA_RECVS);
             msn = Psn.next(msn);
         } else if (pos.endsMessage()) {
@@ -263,7 +285,7 @@ final class Responder {
             writeLength = len;
             written = 0;
         }
-        if (info.hasImmediate() && !haveRecvWqe && !takeRecvWqe(psn)) {
+        if (info.hasImmediate() && recvWqe == null && !takeRecvWqe(psn)) {
             return; // WRITE with immediate consumes a receive WQE: RNR NAK until one is posted.
         }
         if (!checkSegmentLength(p, pos, psn)) {
@@ -305,6 +327,13 @@ final class Responder {
         long va = p.reth().virtualAddress();
         int rkey = p.reth().rKey();
         long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
+        int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
+        if (duplicate && !reads.matches(psn, packets, va, len, rkey)) {
+            // Only a READ this responder executed may be answered again, and only within it: any
+            // other past PSN would read memory nobody asked for in sequence.
+            ctx.counters.increment(Counter.DROP_UNMATCHED_READ);
+            return;
+        }
         RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
         if (len != 0 && mr == null) {
             if (!duplicate) {
@@ -312,8 +341,8 @@ final class Responder {
             }
             return;
         }
-        int packets = len == 0 ? 1 : (int) ((len + qp.mtu - 1) / qp.mtu);
         if (!duplicate) {
+            reads.record(psn, Psn.add(psn, packets - 1), va, len, rkey);
             expectedPsn = Psn.add(psn, packets);
             msn = Psn.next(msn);
         }
@@ -375,7 +404,8 @@ final class Responder {
 
     /**
      * A request with a PSN already executed (IBTA 9.7.5.1.3): SEND and WRITE are acknowledged again
-     * but not executed; a READ is executed again from its PSN; an atomic is answered from the replay
+     * but not executed; a READ is executed again from its PSN if it lies within a READ executed
+     * before ({@link ReadReplay}); an atomic is answered from the replay
      * record and never applied twice.
      */
     private void onDuplicate(RocePacket p, int psn) {
@@ -412,9 +442,12 @@ final class Responder {
         return mr;
     }
 
-    /** Takes the next receive WQE for a new message, or sends an RNR NAK (IBTA 9.7.5.2.8). */
+    /**
+     * Takes the next receive WQE for a new message (or keeps the one a UC message abandoned), or
+     * sends an RNR NAK (IBTA 9.7.5.2.8).
+     */
     private boolean takeRecvWqe(int psn) {
-        RecvWqe r = qp.recvHead();
+        RecvWqe r = recvWqe != null ? recvWqe : qp.takeRecv(srqWqe);
         if (r == null) {
             if (qp.type == QpType.UC) {
                 ctx.counters.increment(Counter.DROP_NO_RECV_WQE); // UC cannot RNR NAK: drop
@@ -424,7 +457,7 @@ final class Responder {
             ctx.sender.acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
             return false;
         }
-        haveRecvWqe = true;
+        recvWqe = r;
         received = 0;
         if (!r.sg.regionsValid(ctx.keys)) {
             // A receive buffer was deregistered after the post: local protection error here,
@@ -441,8 +474,8 @@ final class Responder {
 
     private void completeRecv(WcStatus status, WcOpcode opcode, long byteLen, boolean withImm, int imm,
                               boolean solicited) {
-        long wrId = qp.recvHead().wrId;
-        qp.consumeRecv(); // before the completion is visible: a poller may post into the freed slot at once
+        long wrId = recvWqe.wrId;
+        qp.retireRecv(); // before the completion is visible: a poller may post into the freed slot at once
         WorkCompletion wc = qp.recvCq.claim();
         if (wc != null) {
             wc.start(wrId, opcode, qp.qpn).status(status).byteLen((int) byteLen).srcQp(qp.destQpn);
@@ -451,7 +484,7 @@ final class Responder {
             }
             qp.recvCq.publish(solicited);
         }
-        haveRecvWqe = false;
+        recvWqe = null;
     }
 
     /** The request was executed: advance the expected PSN and acknowledge when asked (IBTA 9.7.5.1.1). */
@@ -469,16 +502,16 @@ final class Responder {
     private void error(int psn, NakCode code, WcStatus recvStatus) {
         if (qp.type == QpType.UC) {
             // UC has no NAK: the message is dropped; only a receive that overflowed completes (in error).
-            if (haveRecvWqe && recvStatus == WcStatus.LOC_LEN_ERR) {
+            if (recvWqe != null && recvStatus == WcStatus.LOC_LEN_ERR) {
                 completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
             }
             expectedPsn = Psn.next(psn);
             ctx.counters.increment(Counter.DROP_UC_ACCESS);
-            abort();
+            abandonMessage(); // a receive WQE it took stays for the next message
             return;
         }
         qp.state = QpState.ERR;
-        if (haveRecvWqe && recvStatus != null) {
+        if (recvWqe != null && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }
         ctx.sender.nak(qp, psn, code, msn);

@@ -97,6 +97,16 @@ final class SgList {
         return len;
     }
 
+    /** Becomes a copy of {@code o}, which has at most as many entries as this list can hold. */
+    void copyFrom(SgList o) {
+        System.arraycopy(o.address, 0, address, 0, o.count);
+        System.arraycopy(o.length, 0, length, 0, o.count);
+        System.arraycopy(o.lkey, 0, lkey, 0, o.count);
+        System.arraycopy(o.mr, 0, mr, 0, o.count);
+        count = o.count;
+        total = o.total;
+    }
+
     /** Whether every region is still registered under the same key (it may be deregistered after post). */
     boolean regionsValid(KeyTable keys) {
         for (int i = 0; i < count; i++) {

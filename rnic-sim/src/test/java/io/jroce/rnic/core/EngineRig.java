@@ -123,6 +123,14 @@ final class EngineRig {
         acknowledge(psn, AethSyndrome.nak(code), nowNs);
     }
 
+    /** An RDMA READ request from the peer, as the responder receives it. */
+    void readRequest(int psn, long va, int rkey, int length, long nowNs) {
+        RocePacket p = incoming(Opcode.RC_RDMA_READ_REQUEST, psn, 0);
+        p.bth().ackRequest(true);
+        p.reth().virtualAddress(va).rKey(rkey).dmaLength(length);
+        t.responder.onRequest(received(p), nowNs);
+    }
+
     /** An RDMA READ response packet carrying {@code payload}. */
     void readResponse(int opcode, int psn, byte[] payload, long nowNs) {
         RocePacket p = incoming(opcode, psn, payload.length);

@@ -13,6 +13,7 @@ import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.NakCode;
 import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.Psn;
 import io.jroce.verbs.QpState;
 
 /** The RC requester and completer of one QP, built alone (see {@link EngineRig}) and driven with packets and time. */
@@ -41,6 +42,40 @@ class RequesterCompleterTest {
         rig.ack(102, 50);
         assertEquals(List.of("1 SUCCESS SEND " + 3 * EngineRig.MTU), rig.sendCq.take());
         assertEquals(0, rig.budget.inFlight());
+    }
+
+    /**
+     * Issue 11: a NAK or RNR NAK whose PSN was never sent (a forged one) is dropped and counted; it
+     * fails no WQE, moves the QP nowhere and holds nothing back.
+     */
+    @Test
+    void nakForAPsnNeverSentIsDroppedAndChangesNothing() {
+        EngineRig rig = new EngineRig(256).rts(PSN, 0, 7, 0);
+        rig.postSend(1, 10);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take());
+
+        int[] neverSent = {101, 102, 5000, Psn.add(PSN, 0x7FFFFF), Psn.add(PSN, -0x7FFFFF)};
+        for (int psn : neverSent) {
+            rig.nak(psn, NakCode.INVALID_REQUEST, 10);
+            rig.nak(psn, NakCode.REMOTE_ACCESS_ERROR, 10);
+            rig.nak(psn, NakCode.REMOTE_OPERATIONAL_ERROR, 10);
+            rig.nak(psn, NakCode.PSN_SEQUENCE_ERROR, 10);
+            rig.acknowledge(psn, AethSyndrome.rnrNak(31), 10);
+        }
+        assertEquals(5L * neverSent.length, rig.counters.get(Counter.DROP_UNEXPECTED_RESPONSE));
+        assertEquals(QpState.RTS, rig.qp.state);
+        assertEquals(0, rig.fatalErrors);
+        assertEquals(List.of(), rig.sendCq.take());
+        assertEquals(0, rig.counters.get(Counter.RCVD_RNR_ERR));
+        assertEquals(0, rig.counters.get(Counter.RCVD_SEQ_ERR));
+
+        // Nothing waits for an RNR timer or goes back: the next SEND goes out at once, nothing is resent.
+        rig.postSend(2, 10);
+        rig.t.requester.doWork(20);
+        assertEquals(List.of("RC_SEND_ONLY 101"), rig.transport.take());
+        rig.ack(101, 30);
+        assertEquals(List.of("1 SUCCESS SEND 10", "2 SUCCESS SEND 10"), rig.sendCq.take());
     }
 
     @Test

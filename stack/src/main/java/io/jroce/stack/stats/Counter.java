@@ -47,6 +47,8 @@ public enum Counter {
     DROP_UC_MESSAGE("drop_uc_message"),
     /** UC: a request the responder refused (bad R_Key, bounds, permission); UC has no NAK to report it. */
     DROP_UC_ACCESS("drop_uc_access"),
+    /** RC: a duplicate RDMA READ request that matches no READ the responder executed (never replayed). */
+    DROP_UNMATCHED_READ("drop_unmatched_read"),
     DROP_TX_FAILED("drop_tx_failed"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
     DROP_INTERNAL_ERROR("drop_internal_error");
