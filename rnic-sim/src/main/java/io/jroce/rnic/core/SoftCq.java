@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import io.jroce.rnic.cq.CompletionArming;
 import io.jroce.rnic.cq.CompletionRing;
 import io.jroce.rnic.cq.CompletionWaiters;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionChannel;
@@ -120,6 +121,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     @Override
     public int poll(WorkCompletion[] wcs) {
         ensureOpen();
+        Arguments.notNull(wcs, "completion array");
         int n = ring.poll(wcs);
         if (n == 0) {
             emptyPoll();
@@ -130,6 +132,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
+        Arguments.notNull(wc, "completion");
         if (ring.take(wc)) {
             return true;
         }
@@ -139,6 +142,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
 
     @Override
     public boolean pollBlocking(WorkCompletion wc, long timeout, TimeUnit unit) throws InterruptedException {
+        Arguments.notNull(unit, "time unit");
         if (poll(wc)) { // throws when the CQ is destroyed already
             return true;
         }

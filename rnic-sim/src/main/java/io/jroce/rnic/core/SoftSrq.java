@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.InvalidAttributeException;
@@ -37,6 +38,7 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        Arguments.notNull(wr, "receive work request");
         if (wr.numSge() > maxSge) {
             throw new InvalidAttributeException("receive work request has " + wr.numSge() + " SGEs, the SRQ's max_sge is " + maxSge);
         }
