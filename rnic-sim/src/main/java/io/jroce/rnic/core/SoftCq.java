@@ -40,6 +40,8 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     /** Set when the CQ is destroyed, after which the channel drops its events. Guarded by the channel's lock. */
     boolean detachedFromChannel;
     private volatile boolean takesReceives;
+    /** What its ring was charged to the device's {@link MemoryBudget}, refunded when it is destroyed. */
+    final long footprint;
 
     /** A CQ of {@code entries} entries reporting events to {@code channel} (null for none). */
     SoftCq(SoftDevice device, int entries, SoftCompletionChannel channel) {
@@ -48,9 +50,16 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         }
         this.device = device;
         this.channel = channel;
-        this.ring = new CompletionRing(entries);
-        if (channel != null) {
-            channel.attach(); // last: nothing to undo when the channel is already destroyed
+        this.footprint = QueueFootprint.cq(entries);
+        device.memory().charge(footprint, "a CQ of " + entries + " entries");
+        try {
+            this.ring = new CompletionRing(entries);
+            if (channel != null) {
+                channel.attach(); // last: nothing else to undo when the channel is already destroyed
+            }
+        } catch (RuntimeException e) {
+            device.memory().refund(footprint);
+            throw e;
         }
     }
 

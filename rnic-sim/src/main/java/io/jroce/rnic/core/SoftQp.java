@@ -48,6 +48,8 @@ final class SoftQp implements QueuePair {
     final SoftSrq srq;
     private final int maxSendSge;
     private final int maxRecvSge;
+    /** What its queues were charged to the device's {@link MemoryBudget}, refunded when it is destroyed. */
+    final long footprint;
     private final Object sqLock = new Object();
     private final Object rqLock = new Object();
 
@@ -98,8 +100,14 @@ final class SoftQp implements QueuePair {
         this.maxInline = init.maxInlineData();
         int sendSge = Math.max(1, init.maxSendSge());
         int recvSge = ownReceiveQueue ? Math.max(1, init.maxRecvSge()) : 1;
+        int recvWr = ownReceiveQueue ? init.maxRecvWr() : 1;
+        this.footprint = QueueFootprint.qp(init.maxSendWr(), sendSge, init.maxInlineData(), recvWr, recvSge);
+        // Charged before the rings exist: beyond the budget, creation fails before it allocates.
+        device.memory().charge(footprint, "a " + type + " QP of max_send_wr=" + init.maxSendWr() + ", max_send_sge="
+            + init.maxSendSge() + ", max_inline_data=" + init.maxInlineData() + ", max_recv_wr=" + recvWr
+            + ", max_recv_sge=" + init.maxRecvSge());
         this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
-        this.rq = new WorkQueueRing<>(ownReceiveQueue ? init.maxRecvWr() : 1, () -> new RecvWqe(recvSge));
+        this.rq = new WorkQueueRing<>(recvWr, () -> new RecvWqe(recvSge));
         this.maxSendSge = init.maxSendSge();
         this.maxRecvSge = init.maxRecvSge();
         this.t = new QpContext(qpn, type, pd, sq, rq, srq, sendCq, recvCq);
