@@ -36,6 +36,15 @@ public final class Configuration {
     public static final String PERFTEST_YIELDS_PROP_NAME = "jroce.perftest.yields";
     public static final int PERFTEST_YIELDS_DEFAULT = 2_000;
 
+    /**
+     * {@value}: the heap in bytes (or with a k, m or g suffix) a device's queues may take (see
+     * {@link SoftRnic.Builder#memoryBudget(long)}). Unset: {@link #MEMORY_BUDGET_HEAP_DIVISOR}th
+     * of the JVM's maximum heap, leaving the rest to the application: the queues are preallocated,
+     * so a budget near the whole heap would still let them starve everything else.
+     */
+    public static final String MEMORY_BUDGET_PROP_NAME = "jroce.memoryBudget";
+    public static final int MEMORY_BUDGET_HEAP_DIVISOR = 2;
+
     /** {@value} (test suite): replay this one seed of the seeded fabric tests. */
     public static final String SEED_PROP_NAME = "jroce.seed";
 
@@ -71,6 +80,9 @@ public final class Configuration {
             "empty CQ polls a perftest twin spins before it yields"),
         new Property(PERFTEST_YIELDS_PROP_NAME, String.valueOf(PERFTEST_YIELDS_DEFAULT),
             "yields of a perftest twin's poller before it parks"),
+        new Property(MEMORY_BUDGET_PROP_NAME, "1/" + MEMORY_BUDGET_HEAP_DIVISOR + " of the maximum heap",
+            "heap bytes (k, m, g suffixes) a device's QP, SRQ and CQ queues may take; creation beyond fails with "
+                + "ResourceLimitException"),
         new Property(SEED_PROP_NAME, "unset", "test suite: replay this one seed of the seeded fabric tests"),
         new Property(SEEDS_PROP_NAME, String.valueOf(SEEDS_DEFAULT), "test suite: seeds the seeded fabric tests run"),
         new Property(SEED_BASE_PROP_NAME, String.valueOf(SEED_BASE_DEFAULT), "test suite: first seed of the seeded fabric tests"),
@@ -105,6 +117,34 @@ public final class Configuration {
 
     public static int perftestYields() {
         return nonNegativeInt(PERFTEST_YIELDS_PROP_NAME, PERFTEST_YIELDS_DEFAULT);
+    }
+
+    /** {@link #MEMORY_BUDGET_PROP_NAME}, or the default share of {@link Runtime#maxMemory()}. */
+    public static long memoryBudget() {
+        String v = value(MEMORY_BUDGET_PROP_NAME);
+        return v == null ? Runtime.getRuntime().maxMemory() / MEMORY_BUDGET_HEAP_DIVISOR : bytes(MEMORY_BUDGET_PROP_NAME, v);
+    }
+
+    /** A positive byte count, optionally with a k, m or g suffix (powers of 1024). */
+    static long bytes(String name, String v) {
+        char last = Character.toLowerCase(v.charAt(v.length() - 1));
+        int shift = switch (last) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        String digits = shift == 0 ? v : v.substring(0, v.length() - 1).trim();
+        try {
+            long n = Long.parseLong(digits);
+            if (n > 0 && n <= Long.MAX_VALUE >> shift) {
+                return n << shift;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("system property " + name + " must be a positive number of bytes "
+            + "(optionally with a k, m or g suffix), got '" + v + "'");
     }
 
     /** The one seed to replay, or null when {@link #SEED_PROP_NAME} is not set. */

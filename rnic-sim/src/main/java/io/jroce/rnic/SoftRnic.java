@@ -61,6 +61,7 @@ public final class SoftRnic {
         private boolean gso = Configuration.gso();
         private boolean gro = Configuration.gro();
         private boolean busyPoll = Configuration.busyPoll();
+        private long memoryBudget = Configuration.memoryBudget();
 
         private Builder() {
         }
@@ -138,6 +139,22 @@ public final class SoftRnic {
         }
 
         /**
+         * The heap, in bytes, that the device's QP, SRQ and CQ queues may take together (every WQE
+         * and completion slot is allocated when its queue is created): creating one beyond it fails
+         * with a {@link io.jroce.verbs.ResourceLimitException} instead of an OutOfMemoryError.
+         * Default: {@code -Djroce.memoryBudget}, else half of the JVM's maximum heap. The device's
+         * advertised limits (max_qp, max_qp_wr, max_cqe, ...) stay rxe's; this budget may refuse
+         * earlier, see docs/configuration.md.
+         */
+        public Builder memoryBudget(long bytes) {
+            if (bytes <= 0) {
+                throw new InvalidAttributeException("memory budget must be positive, got " + bytes);
+            }
+            this.memoryBudget = bytes;
+            return this;
+        }
+
+        /**
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
@@ -187,7 +204,8 @@ public final class SoftRnic {
                     System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS));
             }
             RoceTransport finalWire = wire;
-            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters));
+            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
+                memoryBudget));
             device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             return device;
@@ -204,7 +222,8 @@ public final class SoftRnic {
             }
             Counters counters = new Counters();
             FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);
-            SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters);
+            SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters,
+                memoryBudget);
             fabric.addTicker(device::onTimer);
             return device;
         }

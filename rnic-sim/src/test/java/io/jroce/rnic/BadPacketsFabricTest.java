@@ -87,6 +87,16 @@ class BadPacketsFabricTest {
             inject(p, rogue, "10.0.0.1", BthFlyweight.LENGTH);
             assertEquals(1, count(p, "drop_truncated"));
 
+            // A SEND whose pad count 0 leaves 5, 6 or 7 bytes of payload: payload + pad is not a
+            // whole number of words. At the expected PSN, with a receive posted, it would
+            // otherwise be delivered.
+            p.b.qp.postRecv(new ReceiveWorkRequest().wrId(7).sgList(ScatterGatherEntry.of(p.b.mr, 0, 64)));
+            for (int extra = 1; extra <= 3; extra++) {
+                len = sendOnly(p, qpn, 0x200);
+                inject(p, rogue, "10.0.0.1", len + extra);
+                assertEquals(extra, count(p, "drop_bad_pad"), (4 + extra) + " bytes of payload with pad count 0");
+            }
+
             p.fabric.fault(d -> {
                 d.packet().putByte(13, (byte) (d.packet().getByte(13) ^ 0x10));
                 return true;

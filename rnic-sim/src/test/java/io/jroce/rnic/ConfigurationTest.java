@@ -47,6 +47,30 @@ class ConfigurationTest {
     }
 
     @Test
+    void byteCountsTakeASuffixAndMustBePositive() {
+        assertEquals(4096, Configuration.bytes(PROBE, "4096"));
+        assertEquals(64L << 10, Configuration.bytes(PROBE, "64k"));
+        assertEquals(256L << 20, Configuration.bytes(PROBE, "256M"));
+        assertEquals(2L << 30, Configuration.bytes(PROBE, "2g"));
+        for (String bad : new String[] {"0", "-1m", "lots", "m", "1t", "9999999999g"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Configuration.bytes(PROBE, bad), bad);
+            assertTrue(e.getMessage().contains(PROBE), e.getMessage());
+        }
+    }
+
+    @Test
+    void theMemoryBudgetDefaultsToHalfTheMaximumHeap() {
+        System.clearProperty(Configuration.MEMORY_BUDGET_PROP_NAME);
+        assertEquals(Runtime.getRuntime().maxMemory() / 2, Configuration.memoryBudget());
+        System.setProperty(Configuration.MEMORY_BUDGET_PROP_NAME, "8m");
+        try {
+            assertEquals(8L << 20, Configuration.memoryBudget());
+        } finally {
+            System.clearProperty(Configuration.MEMORY_BUDGET_PROP_NAME);
+        }
+    }
+
+    @Test
     void docsListEveryPropertyWithItsDefault() throws IOException {
         List<String> rows = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of("..", "docs", "configuration.md"))) {

@@ -135,6 +135,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             counters.increment(switch (result) {
                 case UNKNOWN_OPCODE -> Counter.DROP_UNKNOWN_OPCODE;
                 case BAD_TRANSPORT_VERSION -> Counter.DROP_BAD_TVER;
+                case BAD_PAD -> Counter.DROP_BAD_PAD;
                 default -> Counter.DROP_TRUNCATED;
             });
             return;

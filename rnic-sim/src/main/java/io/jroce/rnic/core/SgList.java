@@ -69,6 +69,23 @@ final class SgList {
         total = sum;
     }
 
+    /**
+     * Checks that the request's entries exist before anything reads them (its total length, say):
+     * {@code sgList(...)} checked them, but the array is the caller's and may have changed since.
+     */
+    static void checkEntries(SendWorkRequest wr) {
+        for (int i = 0, n = wr.numSge(); i < n; i++) {
+            checkEntry(wr.sge(i), i);
+        }
+    }
+
+    private static ScatterGatherEntry checkEntry(ScatterGatherEntry e, int i) {
+        if (e == null) {
+            throw new InvalidAttributeException("sg_list[" + i + "] is null");
+        }
+        return e;
+    }
+
     private int checkCount(int n) {
         if (n > address.length) {
             throw new InvalidAttributeException("work request has " + n + " SGEs, the queue allows " + address.length);
@@ -77,6 +94,7 @@ final class SgList {
     }
 
     private long put(int i, ScatterGatherEntry e, ProtectionDomain pd, KeyTable keys, int requiredAccess) {
+        checkEntry(e, i);
         long len = Integer.toUnsignedLong(e.length());
         RegionAccess region = keys.lookup(e.lkey());
         if (region == null || region.protectionDomain() != pd) {

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;
@@ -71,9 +72,7 @@ final class SoftCompletionChannel implements CompletionChannel {
 
     @Override
     public CompletionQueue getEvent(long timeout, TimeUnit unit) throws InterruptedException {
-        if (unit == null) {
-            throw new InvalidAttributeException("getEvent needs a time unit");
-        }
+        Arguments.notNull(unit, "time unit");
         long remaining = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {

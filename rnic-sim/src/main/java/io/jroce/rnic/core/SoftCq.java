@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import io.jroce.rnic.cq.CompletionArming;
 import io.jroce.rnic.cq.CompletionRing;
 import io.jroce.rnic.cq.CompletionWaiters;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionChannel;
@@ -39,6 +40,8 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     /** Set when the CQ is destroyed, after which the channel drops its events. Guarded by the channel's lock. */
     boolean detachedFromChannel;
     private volatile boolean takesReceives;
+    /** What its ring was charged to the device's {@link MemoryBudget}, refunded when it is destroyed. */
+    final long footprint;
 
     /** A CQ of {@code entries} entries reporting events to {@code channel} (null for none). */
     SoftCq(SoftDevice device, int entries, SoftCompletionChannel channel) {
@@ -47,9 +50,16 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         }
         this.device = device;
         this.channel = channel;
-        this.ring = new CompletionRing(entries);
-        if (channel != null) {
-            channel.attach(); // last: nothing to undo when the channel is already destroyed
+        this.footprint = QueueFootprint.cq(entries);
+        device.memory().charge(footprint, "a CQ of " + entries + " entries");
+        try {
+            this.ring = new CompletionRing(entries);
+            if (channel != null) {
+                channel.attach(); // last: nothing else to undo when the channel is already destroyed
+            }
+        } catch (RuntimeException e) {
+            device.memory().refund(footprint);
+            throw e;
         }
     }
 
@@ -120,6 +130,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     @Override
     public int poll(WorkCompletion[] wcs) {
         ensureOpen();
+        Arguments.notNull(wcs, "completion array");
         int n = ring.poll(wcs);
         if (n == 0) {
             emptyPoll();
@@ -130,6 +141,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     @Override
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
+        Arguments.notNull(wc, "completion");
         if (ring.take(wc)) {
             return true;
         }
@@ -139,6 +151,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
 
     @Override
     public boolean pollBlocking(WorkCompletion wc, long timeout, TimeUnit unit) throws InterruptedException {
+        Arguments.notNull(unit, "time unit");
         if (poll(wc)) { // throws when the CQ is destroyed already
             return true;
         }

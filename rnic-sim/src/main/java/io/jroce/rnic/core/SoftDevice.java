@@ -35,6 +35,7 @@ public final class SoftDevice implements RdmaDevice {
     private final IoContext io;
     private final Counters counters;
     private final KeyTable keys = new KeyTable();
+    private final MemoryBudget memory;
     private final RnicEngine engine;
     private volatile io.jroce.stack.transport.PollingHint pollingHint;
     private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
@@ -47,8 +48,9 @@ public final class SoftDevice implements RdmaDevice {
     private volatile boolean closed;
 
     private SoftDevice(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
-                       Counters counters) {
+                       Counters counters, long memoryBudget) {
         this.name = name;
+        this.memory = new MemoryBudget(name, memoryBudget);
         this.counters = counters;
         this.gids = List.copyOf(gids);
         this.activeMtu = activeMtu;
@@ -63,13 +65,17 @@ public final class SoftDevice implements RdmaDevice {
      *
      * @param gids     the GID table: one entry per local address the transport serves
      * @param counters the device's counters, shared with the transport so that its drops count too
+     * @param memoryBudget the heap bytes its QPs', SRQs' and CQs' queues may take ({@link MemoryBudget})
      */
     public static SoftDevice open(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
-                                  Counters counters) {
+                                  Counters counters, long memoryBudget) {
         if (gids.isEmpty() || gids.size() > DeviceLimits.GID_TABLE_LENGTH) {
             throw new InvalidAttributeException("a device needs 1.." + DeviceLimits.GID_TABLE_LENGTH + " GIDs, got " + gids.size());
         }
-        SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters);
+        if (memoryBudget <= 0) {
+            throw new InvalidAttributeException("a device's memory budget must be positive, got " + memoryBudget);
+        }
+        SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters, memoryBudget);
         transport.start(device.engine);
         // Held for the first listener: nobody can have set one yet (see AsyncEvents).
         device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.PORT_ACTIVE, null, 1));
@@ -105,6 +111,10 @@ public final class SoftDevice implements RdmaDevice {
 
     KeyTable keys() {
         return keys;
+    }
+
+    MemoryBudget memory() {
+        return memory;
     }
 
     /** Set once after opening, before any CQ is polled; null for none (the simulated fabric). */
@@ -229,8 +239,21 @@ public final class SoftDevice implements RdmaDevice {
             qpns.release(qpn);
             throw e;
         }
-        qp.sendCq.attach();
-        qp.recvCq.attach();
+        try {
+            qp.sendCq.attach();
+        } catch (RuntimeException e) {
+            memory.refund(qp.footprint); // a CQ destroyed meanwhile: the QP never comes to be
+            qpns.release(qpn);
+            throw e;
+        }
+        try {
+            qp.recvCq.attach();
+        } catch (RuntimeException e) {
+            qp.sendCq.detach();
+            memory.refund(qp.footprint);
+            qpns.release(qpn);
+            throw e;
+        }
         qp.recvCq.takesReceives();
         io.call(() -> {
             engine.register(qp.transport);
@@ -253,6 +276,7 @@ public final class SoftDevice implements RdmaDevice {
         });
         qpns.release(qp.qpn);
         liveQps--;
+        memory.refund(qp.footprint);
     }
 
     void pdClosed(SoftPd pd) {
@@ -261,6 +285,7 @@ public final class SoftDevice implements RdmaDevice {
 
     void cqClosed(SoftCq cq) {
         cqs.remove(cq);
+        memory.refund(cq.footprint);
     }
 
     void channelClosed(SoftCompletionChannel channel) {

@@ -8,6 +8,7 @@ import org.agrona.BufferUtil;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
@@ -63,7 +64,8 @@ final class SoftPd implements PdOwner {
     @Override
     public MemoryRegion registerMemory(ByteBuffer buffer, int access) {
         ensureOpen();
-        if (buffer == null || !buffer.isDirect()) {
+        Arguments.notNull(buffer, "buffer");
+        if (!buffer.isDirect()) {
             throw new InvalidAttributeException("only direct (off-heap) ByteBuffers can be registered: the RNIC "
                 + "addresses memory by its real address, and a heap buffer can move");
         }
@@ -170,6 +172,7 @@ final class SoftPd implements PdOwner {
     @Override
     public QueuePair createQp(QpInitAttributes init) {
         ensureOpen();
+        Arguments.notNull(init, "qp_init_attr");
         SoftQp qp = device.createQp(this, init);
         users.add();
         return qp;

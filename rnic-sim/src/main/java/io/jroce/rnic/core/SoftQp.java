@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
@@ -47,6 +48,8 @@ final class SoftQp implements QueuePair {
     final SoftSrq srq;
     private final int maxSendSge;
     private final int maxRecvSge;
+    /** What its queues were charged to the device's {@link MemoryBudget}, refunded when it is destroyed. */
+    final long footprint;
     private final Object sqLock = new Object();
     private final Object rqLock = new Object();
 
@@ -97,8 +100,14 @@ final class SoftQp implements QueuePair {
         this.maxInline = init.maxInlineData();
         int sendSge = Math.max(1, init.maxSendSge());
         int recvSge = ownReceiveQueue ? Math.max(1, init.maxRecvSge()) : 1;
+        int recvWr = ownReceiveQueue ? init.maxRecvWr() : 1;
+        this.footprint = QueueFootprint.qp(init.maxSendWr(), sendSge, init.maxInlineData(), recvWr, recvSge);
+        // Charged before the rings exist: beyond the budget, creation fails before it allocates.
+        device.memory().charge(footprint, "a " + type + " QP of max_send_wr=" + init.maxSendWr() + ", max_send_sge="
+            + init.maxSendSge() + ", max_inline_data=" + init.maxInlineData() + ", max_recv_wr=" + recvWr
+            + ", max_recv_sge=" + init.maxRecvSge());
         this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
-        this.rq = new WorkQueueRing<>(ownReceiveQueue ? init.maxRecvWr() : 1, () -> new RecvWqe(recvSge));
+        this.rq = new WorkQueueRing<>(recvWr, () -> new RecvWqe(recvSge));
         this.maxSendSge = init.maxSendSge();
         this.maxRecvSge = init.maxRecvSge();
         this.t = new QpContext(qpn, type, pd, sq, rq, srq, sendCq, recvCq);
@@ -144,6 +153,7 @@ final class SoftQp implements QueuePair {
     @Override
     public synchronized void modify(QpAttributes attrs) {
         ensureOpen();
+        Arguments.notNull(attrs, "qp_attr");
         QpState from = t.state;
         QpState to = attrs.has(QpAttrMask.STATE) ? attrs.state() : from;
         QpAttributeChecks.check(attrs, from, device.gids().size());
@@ -249,6 +259,8 @@ final class SoftQp implements QueuePair {
     /** @param type1Bind a BIND_MW of a type 1 window, already checked by {@link #bindMemoryWindow} */
     private void post(SendWorkRequest wr, boolean type1Bind) {
         ensureOpen();
+        Arguments.notNull(wr, "send work request");
+        SgList.checkEntries(wr); // the list is the caller's: an entry may have been nulled since sgList(...)
         QpState s = t.state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
             // IBTA 10.8.2: send work requests may be posted from RTS on (and in SQD, SQE, ERR).
@@ -340,7 +352,9 @@ final class SoftQp implements QueuePair {
     @Override
     public int bindMemoryWindow(MemoryWindow window, MemoryRegion region, long address,
                                 long length, int access, long wrId, boolean signaled) {
-        int newRkey = window == null ? 0 : window.nextRkey();
+        ensureOpen(); // a destroyed QP says so before any check of the window
+        Arguments.notNull(window, "memory window");
+        int newRkey = window.nextRkey();
         SendRequestChecks.bind(pd, window, newRkey, region, address, length, access, 1);
         // Type 1 binds go through the send queue like a BIND_MW, so they complete in order.
         SendWorkRequest wr = new SendWorkRequest().wrId(wrId).opcode(WrOpcode.BIND_MW)
@@ -363,6 +377,7 @@ final class SoftQp implements QueuePair {
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        Arguments.notNull(wr, "receive work request");
         if (srq != null) {
             throw new InvalidStateException("QP 0x" + Integer.toHexString(qpn) + " takes its receives from an SRQ; post there");
         }

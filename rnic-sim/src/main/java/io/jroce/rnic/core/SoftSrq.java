@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.InvalidAttributeException;
@@ -20,6 +21,8 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
     private final int maxSge;
     private final ResourceUsers users = new ResourceUsers("shared receive queue is destroyed");
     private volatile int limit;
+    /** What its ring was charged to the device's {@link MemoryBudget}, refunded when it is destroyed. */
+    private final long footprint;
 
     SoftSrq(SoftPd pd, int maxWr, int maxSge) {
         if (maxWr < 1 || maxWr > DeviceLimits.MAX_QP_WR) {
@@ -31,12 +34,15 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
         this.pd = pd;
         this.maxSge = maxSge;
         int sges = Math.max(1, maxSge);
+        this.footprint = QueueFootprint.srq(maxWr, sges);
+        pd.softDevice().memory().charge(footprint, "an SRQ of max_wr=" + maxWr + ", max_sge=" + maxSge);
         this.ring = new WorkQueueRing<>(maxWr, () -> new RecvWqe(sges));
     }
 
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
         ensureOpen();
+        Arguments.notNull(wr, "receive work request");
         if (wr.numSge() > maxSge) {
             throw new InvalidAttributeException("receive work request has " + wr.numSge() + " SGEs, the SRQ's max_sge is " + maxSge);
         }
@@ -115,6 +121,7 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
             return;
         }
         users.markClosed();
+        pd.softDevice().memory().refund(footprint);
         pd.srqDestroyed();
     }
 }

@@ -30,6 +30,8 @@ public enum Counter {
     DROP_BAD_ICRC("drop_bad_icrc"),
     DROP_UNKNOWN_OPCODE("drop_unknown_opcode"),
     DROP_BAD_TVER("drop_bad_tver"),
+    /** A BTH pad count that does not bring the payload to a multiple of 4 bytes (RocePacket#wrap). */
+    DROP_BAD_PAD("drop_bad_pad"),
     DROP_BAD_PKEY("drop_bad_pkey"),
     DROP_UNKNOWN_QPN("drop_unknown_qpn"),
     DROP_WRONG_QP_TYPE("drop_wrong_qp_type"),

@@ -8,5 +8,7 @@ public enum ParseResult {
     /** An opcode missing from {@link OpcodeTable}. */
     UNKNOWN_OPCODE,
     /** A BTH TVer other than 0 (IBTA Vol. 1 9.2; rxe drops these too). */
-    BAD_TRANSPORT_VERSION
+    BAD_TRANSPORT_VERSION,
+    /** A BTH PadCnt that does not bring the payload to a multiple of 4 bytes (IBTA Vol. 1 9.2). */
+    BAD_PAD
 }

@@ -48,6 +48,13 @@ public final class RocePacket {
         if (payload < 0) {
             return ParseResult.TRUNCATED;
         }
+        // PadCnt is the number of bytes that bring the payload to a multiple of 4 (IBTA Vol. 1
+        // 9.2): with pad in 0..3, payload + pad must be a whole number of words, i.e. pad ==
+        // (-payload) & 3. rxe checks this only in its responder, for the last packet of an RDMA
+        // WRITE (rxe_resp.c, check_rkey: RESPST_ERR_LENGTH); jroce refuses every such packet here.
+        if (((payload + bth.padCount()) & 3) != 0) {
+            return ParseResult.BAD_PAD;
+        }
         attach(buffer, offset, length, opcodeInfo, payload);
         return ParseResult.OK;
     }

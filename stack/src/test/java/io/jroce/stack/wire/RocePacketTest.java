@@ -227,6 +227,33 @@ class RocePacketTest {
         assertEquals(1, packet.payloadLength());
     }
 
+    /**
+     * The pad count must bring payload + pad to a multiple of 4 (IBTA Vol. 1 9.2, PadCnt): with
+     * every opcode's header a whole number of words, any other count leaves a packet whose length
+     * no conforming sender produces. Each wrong count for payloads of 0..8 bytes is refused, the
+     * one right count passes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyOpcode")
+    void aPadCountThatDoesNotAlignThePayloadIsRefused(OpcodeInfo info) {
+        int maxPayload = info.hasPayload() ? 8 : 0;
+        for (int payload = 0; payload <= maxPayload; payload++) {
+            for (int pad = 0; pad <= 3; pad++) {
+                int length = info.headerLength() + payload + pad;
+                UnsafeBuffer b = new UnsafeBuffer(new byte[length]);
+                new BthFlyweight().wrap(b, 0).opcode(info.opcode()).padCount(pad);
+                String where = info.name() + " payload " + payload + " pad " + pad;
+                if (pad == (-payload & 3)) {
+                    assertEquals(ParseResult.OK, packet.wrap(b, 0, length), where);
+                    assertEquals(payload, packet.payloadLength(), where);
+                } else {
+                    assertEquals(ParseResult.BAD_PAD, packet.wrap(b, 0, length), where);
+                    assertNull(packet.info(), where);
+                }
+            }
+        }
+    }
+
     @Test
     void buildRefusesAnUnknownOpcode() {
         assertThrows(IllegalArgumentException.class, () -> packet.build(new UnsafeBuffer(new byte[64]), 0, 0x15, 0));

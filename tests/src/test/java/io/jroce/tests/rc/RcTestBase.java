@@ -32,7 +32,7 @@ abstract class RcTestBase {
 
     /** Counters whose growth during a test means a malformed packet went over the wire. */
     static final String[] MALFORMED = {"drop_bad_icrc", "drop_truncated", "drop_unknown_opcode", "drop_bad_tver",
-        "drop_bad_length"};
+        "drop_bad_length", "drop_bad_pad"};
 
     RcPair pair;
     MemoryRegion memA;
