@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * One datagram of a fuzz input, after its fix-ups. An input is a sequence of records
  * {@code [control:1][length:2, big-endian][packet:length]} (the packet from the BTH on, without
- * ICRC: the injector appends a valid one). The control byte's bits:
+ * ICRC: the injector appends a valid one; a shorter packet than a BTH is padded with zeros to 12
+ * bytes, since the injector needs a whole BTH). The control byte's bits:
  * <ul>
  * <li>0-1: the source address: 1 a stranger, 2 the victim's own, else the peer;</li>
  * <li>2: replace the BTH's destination QP with the victim QP chosen by bits 3-5 (modulo the QP count);</li>
@@ -22,6 +23,7 @@ import java.util.List;
  */
 record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
     static final int MAX_DATAGRAMS = 16;
+    static final int MIN_LENGTH = 12;
 
     static List<FuzzedDatagram> parse(byte[] input, Population pop) {
         List<FuzzedDatagram> out = new ArrayList<>();
@@ -29,7 +31,8 @@ record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
         while (at + 3 <= input.length && out.size() < MAX_DATAGRAMS) {
             int control = input[at] & 0xFF;
             int length = Math.min(((input[at + 1] & 0xFF) << 8) | (input[at + 2] & 0xFF), input.length - at - 3);
-            byte[] packet = Arrays.copyOfRange(input, at + 3, at + 3 + length);
+            // Shorter than a BTH: padded to one, as the injector computes an ICRC over a whole BTH.
+            byte[] packet = Arrays.copyOfRange(input, at + 3, at + 3 + Math.max(length, MIN_LENGTH));
             at += 3 + length;
             int qpIndex = ((control >>> 3) & 7) % Population.QP_COUNT;
             fixUp(packet, control, qpIndex, pop);

@@ -38,7 +38,7 @@ final class Population implements AutoCloseable {
     static final String PEER = "10.0.0.2";
     static final String STRANGER = "10.0.0.99";
     static final int QKEY = 0x11111111;
-    static final int RECV_BYTES = 256;
+    static final int RECV_BYTES = 1024;
     static final int UD_RECV_BYTES = 40 + 256;
     /** Index of each victim QP in {@link #qps}. */
     static final int RC = 0;
