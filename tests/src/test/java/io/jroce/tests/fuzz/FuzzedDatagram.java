@@ -13,7 +13,8 @@ import java.util.List;
  * <ul>
  * <li>0-1: the source address: 1 a stranger, 2 the victim's own, else the peer;</li>
  * <li>2: replace the BTH's destination QP with the victim QP chosen by bits 3-5 (modulo the QP count);</li>
- * <li>6: replace the PSN with that QP's first expected PSN plus the PSN's low byte (signed);</li>
+ * <li>6: replace the PSN with that QP's first expected PSN (for a response, the first PSN it sent)
+ *     plus the PSN's low byte (signed);</li>
  * <li>7: on the UD QP set the DETH's Q_Key to the QP's; otherwise set the RETH/AtomicETH R_Key to that
  *     of the victim MR chosen by byte 20 (low 2 bits), and its VA to the MR's start plus the signed
  *     16-bit value in bytes 18-19.</li>
@@ -55,7 +56,8 @@ record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
             b.putInt(4, (b.getInt(4) & 0xFF000000) | pop.qps.get(qpIndex).qpNum());
         }
         if ((control & 0x40) != 0) {
-            int psn = (pop.firstRecvPsn[qpIndex] + packet[11]) & 0xFFFFFF;
+            int first = isResponse(packet[0] & 0xFF) ? pop.firstSendPsn[qpIndex] : pop.firstRecvPsn[qpIndex];
+            int psn = (first + packet[11]) & 0xFFFFFF;
             b.putInt(8, (b.getInt(8) & 0xFF000000) | psn);
         }
         if ((control & 0x80) != 0) {
@@ -85,7 +87,11 @@ record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
 
     /** RDMA READ response, ACKNOWLEDGE or ATOMIC ACKNOWLEDGE: what only a requester takes. */
     boolean isResponse() {
-        return opcode() >= 0x0D && opcode() <= 0x12;
+        return isResponse(opcode());
+    }
+
+    static boolean isResponse(int opcode) {
+        return opcode >= 0x0D && opcode <= 0x12;
     }
 
     /** An ACKNOWLEDGE whose AETH syndrome is a NAK (IBTA 9.7.5.2.6: syndrome bits 6-5 = 11). */

@@ -1,12 +1,14 @@
 package io.jroce.tests.fuzz;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.fabric.FabricEndpoint;
+import io.jroce.stack.fabric.FabricFault;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.IpAddresses;
@@ -24,12 +26,16 @@ import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.SharedReceiveQueue;
+import io.jroce.verbs.WrOpcode;
 
 /**
  * The fuzzed victim device (10.0.0.1) and its peer (10.0.0.2) on a fresh simulated fabric, MTU 256:
  * the victim's RC, UC and UD QPs and two RC QPs sharing an SRQ, each connected to a QP of the
- * peer and in RTS, receives posted, and four memory regions in {@link GuardedMemory}. An extra
+ * peer and in RTS, receives posted, five memory regions in {@link GuardedMemory}, and a SEND and a
+ * READ outstanding on the RC QP. An extra
  * endpoint injects datagrams with any source address (its ICRC is computed for that address, so
  * they pass the fabric's exact ICRC check).
  */
@@ -47,11 +53,18 @@ final class Population implements AutoCloseable {
     static final int SRQ_RC_1 = 3;
     static final int SRQ_RC_2 = 4;
     static final int QP_COUNT = 5;
-    /** Index of each victim MR in {@link #mrs}: remote read/write/atomic, remote read only, local only, receives. */
+    /**
+     * Index of each victim MR in {@link #mrs}: remote read/write/atomic, remote read only, local only,
+     * receives, and the destination of the victim's own outstanding RDMA READ.
+     */
     static final int MR_REMOTE_RW = 0;
     static final int MR_REMOTE_READ = 1;
     static final int MR_LOCAL = 2;
     static final int MR_RECV = 3;
+    static final int MR_READ_DEST = 4;
+    /** The victim RC QP's outstanding requests: a SEND (1 PSN) and a READ of 512 bytes (2 PSNs at MTU 256). */
+    static final int RC_OUTSTANDING_PSNS = 3;
+    private static final int READ_LENGTH = 512;
     private static final int RC_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
     private static final int RECVS_PER_QP = 4;
     private static final int SRQ_RECVS = 8;
@@ -62,6 +75,9 @@ final class Population implements AutoCloseable {
     final GuardedMemory memory;
     final List<QueuePair> qps = new ArrayList<>();
     final int[] firstRecvPsn = new int[QP_COUNT];
+    /** The first PSN each victim QP sent; {@link #outstandingPsns} from it are unacknowledged. */
+    final int[] firstSendPsn = new int[QP_COUNT];
+    final int[] outstandingPsns = new int[QP_COUNT];
     final List<MemoryRegion> mrs = new ArrayList<>();
     final byte[] victimAddress = IpAddresses.toGidBytes(VICTIM);
     final byte[] peerAddress = IpAddresses.toGidBytes(PEER);
@@ -78,13 +94,16 @@ final class Population implements AutoCloseable {
         CompletionQueue cqV = keep(victim.createCq(1024));
         CompletionQueue cqP = keep(peer.createCq(1024));
         int recvLength = RECVS_PER_QP * RECV_BYTES * 2 + RECVS_PER_QP * UD_RECV_BYTES + SRQ_RECVS * RECV_BYTES;
-        memory = new GuardedMemory(4096, 1024, 1024, recvLength);
-        int[] access = {AccessFlags.LOCAL_WRITE | RC_ACCESS, AccessFlags.REMOTE_READ, 0, AccessFlags.LOCAL_WRITE};
+        memory = new GuardedMemory(4096, 1024, 1024, recvLength, READ_LENGTH);
+        int[] access = {AccessFlags.LOCAL_WRITE | RC_ACCESS, AccessFlags.REMOTE_READ, 0, AccessFlags.LOCAL_WRITE,
+            AccessFlags.LOCAL_WRITE};
         for (int i = 0; i < access.length; i++) {
             mrs.add(keep(pdV.registerMemory(memory.region(i), access[i])));
         }
         memory.allowWrites(MR_REMOTE_RW, "remote read/write region");
         memory.allowWrites(MR_RECV, "posted receives");
+        memory.allowWrites(MR_READ_DEST, "the outstanding READ's destination");
+        MemoryRegion peerMr = keep(pdP.allocateMemory(4096, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ));
         SharedReceiveQueue srq = keep(pdV.createSrq(16, 1));
         QpType[] types = {QpType.RC, QpType.UC, QpType.UD, QpType.RC, QpType.RC};
         for (int i = 0; i < QP_COUNT; i++) {
@@ -92,12 +111,13 @@ final class Population implements AutoCloseable {
             QueuePair v = keep(pdV.createQp(i >= SRQ_RC_1 ? init.srq(srq) : init));
             QueuePair p = keep(pdP.createQp(new QpInitAttributes().type(types[i]).cq(cqP).maxSendWr(16).maxRecvWr(16)));
             firstRecvPsn[i] = 0x1000 * (i + 1);
+            firstSendPsn[i] = 0x800000 + i;
             if (types[i] == QpType.UD) {
                 ud(v);
                 ud(p);
             } else {
-                connect(v, p, peer, firstRecvPsn[i], 0x800000 + i);
-                connect(p, v, victim, 0x800000 + i, firstRecvPsn[i]);
+                connect(v, p, peer, firstRecvPsn[i], firstSendPsn[i]);
+                connect(p, v, victim, firstSendPsn[i], firstRecvPsn[i]);
             }
             qps.add(v);
         }
@@ -112,6 +132,24 @@ final class Population implements AutoCloseable {
         for (int r = 0; r < SRQ_RECVS; r++, at += RECV_BYTES) {
             srq.postRecv(new ReceiveWorkRequest().wrId(1000 + r).sgList(ScatterGatherEntry.of(recv, at, RECV_BYTES)));
         }
+        leaveRequestsOutstanding(peerMr);
+    }
+
+    /**
+     * Gives the victim's RC requester a SEND and a READ the peer never answers (its responses are
+     * dropped), so that forged ACKs, NAKs and READ responses meet a completer with work to do.
+     */
+    private void leaveRequestsOutstanding(MemoryRegion peerMr) {
+        fabric.fault(d -> !Arrays.equals(d.src(), peerAddress));
+        QueuePair rc = qps.get(RC);
+        rc.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .sgList(ScatterGatherEntry.of(mrs.get(MR_LOCAL), 0, 64)));
+        rc.postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+            .remoteAddress(peerMr.address()).rkey(peerMr.rkey()).sgList(ScatterGatherEntry.of(mrs.get(MR_READ_DEST), 0,
+                READ_LENGTH)));
+        fabric.runFor(1_000_000);
+        fabric.fault(FabricFault.NONE);
+        outstandingPsns[RC] = RC_OUTSTANDING_PSNS;
     }
 
     private static void ud(QueuePair qp) {

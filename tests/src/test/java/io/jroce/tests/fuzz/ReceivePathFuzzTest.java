@@ -24,8 +24,8 @@ class ReceivePathFuzzTest {
     /** Time to let each datagram's consequences (responses, completions, timers) play out. */
     private static final long QUIESCE_NS = 1_000_000;
     /**
-     * Open defect 3: an RC requester with nothing outstanding goes to ERR on a forged NAK from its
-     * peer. Excused (so the fuzzer looks past it) unless {@code JROCE_FUZZ_STRICT=1}.
+     * Open defect 3: an RC requester goes to ERR on a forged NAK from its peer for a PSN it never
+     * sent. Excused (so the fuzzer looks past it) unless {@code JROCE_FUZZ_STRICT=1}.
      */
     private static final boolean STRICT = "1".equals(System.getenv("JROCE_FUZZ_STRICT"));
 
@@ -92,8 +92,8 @@ class ReceivePathFuzzTest {
     /**
      * A QP leaves RTS only for a packet with its QPN, from its peer's address (any address for UD),
      * with a PSN in its window: for a request, the half of the PSN space from its first expected PSN
-     * on (IBTA 9.7.5.1.2; the input may have advanced it); for a response, none, as the victim has
-     * sent no request.
+     * on (IBTA 9.7.5.1.2; the input may have advanced it); for a response, the PSNs of the requests the
+     * victim has outstanding (only its RC QP has: a SEND and a READ).
      */
     private static void checkStateRule(Population pop, FuzzedDatagram d, QpState[] before, QpState[] after) {
         for (int i = 0; i < after.length; i++) {
@@ -103,8 +103,9 @@ class ReceivePathFuzzTest {
             QueuePair qp = pop.qps.get(i);
             boolean ud = qp.type() == QpType.UD;
             boolean fromPeer = ud || Arrays.equals(d.source(), pop.peerAddress);
-            int distance = (d.psn() - pop.firstRecvPsn[i]) & 0xFFFFFF;
-            boolean inWindow = ud || (!d.isResponse() && distance < (1 << 23));
+            boolean inWindow = ud || (d.isResponse()
+                ? ((d.psn() - pop.firstSendPsn[i]) & 0xFFFFFF) < pop.outstandingPsns[i]
+                : ((d.psn() - pop.firstRecvPsn[i]) & 0xFFFFFF) < (1 << 23));
             if (d.destQp() == qp.qpNum() && fromPeer && inWindow) {
                 continue;
             }

@@ -149,7 +149,14 @@ final class SeedCorpus {
             rec(rc | all | FIX_KEY, bth(0x0C, 0, 1), reth(0, 0, 8)), rec(rc | all | FIX_KEY, bth(0x0A, 0, 0), reth(0, 0, 8),
                 zeros(8))));
         seeds.put("rc-out-of-sequence", rec(rc | all, bth(0x04, 0, 9), zeros(8)));
-        seeds.put("rc-ack-unsolicited", rec(rc | all, bth(0x11, 0, 0), new byte[] {0, 0, 0, 1}));
+        // Responses to the victim's outstanding SEND (PSN +0) and READ (PSNs +1, +2), and past them.
+        seeds.put("rc-ack-outstanding-send", rec(rc | all, bth(0x11, 0, 0), new byte[] {0, 0, 0, 1}));
+        seeds.put("rc-ack-then-read-response", cat(rec(rc | all, bth(0x11, 0, 0), new byte[] {0, 0, 0, 1}),
+            rec(rc | all, bth(0x0D, 0, 1), new byte[] {0, 0, 0, 1}, zeros(256)), rec(rc | all, bth(0x0F, 0, 2),
+                new byte[] {0, 0, 0, 2}, zeros(256))));
+        seeds.put("rc-ack-beyond-outstanding", rec(rc | all, bth(0x11, 0, 9), new byte[] {0, 0, 0, 1}));
+        seeds.put("rc-nak-sequence-error", rec(rc | all, bth(0x11, 0, 0), new byte[] {0x60, 0, 0, 0}));
+        seeds.put("rc-rnr-nak", rec(rc | all, bth(0x11, 0, 0), new byte[] {0x2c, 0, 0, 0}));
         seeds.put("rc-from-stranger", rec(rc | all | 1, bth(0x04, 0, 0), zeros(8)));
         seeds.put("rc-from-own-address", rec(rc | all | 2, bth(0x04, 0, 0), zeros(8)));
         seeds.put("rc-bad-pkey", rec(rc | all, bth(0x04, 0x1234, 0), zeros(8)));
