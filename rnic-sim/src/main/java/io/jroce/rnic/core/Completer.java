@@ -73,6 +73,14 @@ final class Completer {
     }
 
     private void onNak(RocePacket p, int psn, AethFlyweight aeth, long nowNs) {
+        if (aeth.nakCode() == null) {
+            // A reserved NAK code (IBTA Vol. 1 9.7.5.2: codes 5..31 are reserved) names no error
+            // to report: dropped and counted, acknowledging nothing. rxe instead fails the WQE with
+            // REM_OP_ERR; no legitimate responder sends one, so dropping costs no interoperability
+            // and spares the connection a packet that may well be forged.
+            ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
+            return;
+        }
         acknowledged(Psn.add(psn, -1), nowNs);
         if (!s.hasOutstanding()) {
             return;

@@ -78,6 +78,24 @@ class RequesterCompleterTest {
         assertEquals(List.of("1 SUCCESS SEND 10", "2 SUCCESS SEND 10"), rig.sendCq.take());
     }
 
+    /** Found by the receive-path fuzzer: a reserved NAK code used to raise a NullPointerException in the completer. */
+    @Test
+    void nakWithAReservedCodeIsDroppedAndChangesNothing() {
+        EngineRig rig = new EngineRig(256).rts(PSN, 0, 7, 0);
+        rig.postSend(1, 10);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take());
+
+        for (int code = 5; code <= 31; code++) {
+            rig.acknowledge(100, (3 << 5) | code, 10); // AETH syndrome 011xxxxx: a NAK with code xxxxx
+        }
+        assertEquals(27, rig.counters.get(Counter.DROP_UNEXPECTED_RESPONSE));
+        assertEquals(QpState.RTS, rig.qp.state);
+        assertEquals(List.of(), rig.sendCq.take());
+        rig.ack(100, 10);
+        assertEquals(List.of("1 SUCCESS SEND 10"), rig.sendCq.take());
+    }
+
     @Test
     void ackTimerRetransmitsRetryCountTimesThenFailsTheQp() {
         EngineRig rig = new EngineRig(256).rts(PSN, 1, 2, 0); // timeout 1: 4.096 us * 2 = 8192 ns
