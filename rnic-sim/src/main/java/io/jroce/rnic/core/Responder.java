@@ -50,8 +50,9 @@ final class Responder {
     /** Where a WQE taken off the SRQ is kept while its message is in progress (null without an SRQ). */
     private final RecvWqe srqWqe;
     private long received;
-    private RegionAccess writeMr;
-    private long writeOffset;
+    // The RDMA WRITE in progress: its RETH, kept to check every later packet again.
+    private long writeVa;
+    private int writeRkey;
     private long writeLength;
     private long written;
 
@@ -94,7 +95,6 @@ final class Responder {
     /** Forgets the message in progress but keeps its receive WQE for the next message (UC). */
     private void abandonMessage() {
         inProgress = null;
-        writeMr = null;
     }
 
     void onRequest(RocePacket p, long nowNs) {
@@ -275,13 +275,12 @@ final class Responder {
             long va = p.reth().virtualAddress();
             int rkey = p.reth().rKey();
             long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
-            RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE);
-            if (len != 0 && mr == null) {
+            if (len != 0 && checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE) == null) {
                 error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
                 return;
             }
-            writeMr = mr;
-            writeOffset = mr == null ? 0 : mr.offsetOf(va, len);
+            writeVa = va;
+            writeRkey = rkey;
             writeLength = len;
             written = 0;
         }
@@ -298,7 +297,15 @@ final class Responder {
             return;
         }
         if (len > 0) {
-            writeMr.view().putBytes((int) (writeOffset + written), p.buffer(), p.payloadOffset(), len);
+            // The key and range are checked again for every packet, as rxe does: the region may have
+            // been deregistered, or the window invalidated, since the FIRST (both happen on this thread).
+            long va = writeVa + written;
+            RegionAccess mr = checkRemoteAccess(va, writeRkey, len, AccessFlags.REMOTE_WRITE);
+            if (mr == null) {
+                error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
+                return;
+            }
+            mr.view().putBytes((int) mr.offsetOf(va, len), p.buffer(), p.payloadOffset(), len);
         }
         written += len;
         inProgress = pos.endsMessage() ? null : info.operation();
@@ -307,7 +314,6 @@ final class Responder {
                 completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, writeLength, true, p.immDt().immediateData(),
                     p.bth().solicitedEvent());
             }
-            writeMr = null;
             msn = Psn.next(msn);
         }
         accept(p, psn);
