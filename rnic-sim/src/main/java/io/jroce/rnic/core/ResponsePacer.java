@@ -11,9 +11,9 @@ package io.jroce.rnic.core;
  */
 final class ResponsePacer {
     /** Response packets one turn of the I/O loop may send (the requesters are paced by their budget). */
-    static final int TURN_QUOTA = 64;
+    static final int TURN_QUOTA = 16;
     /** Response packets one responder sends before the next responder's turn. */
-    static final int SLICE = 16;
+    static final int SLICE = 8;
 
     /** Responders with responses queued, as a ring (each at most once: {@link Responder#paced}). */
     private final Responder[] ring = new Responder[DeviceLimits.MAX_QP];
