@@ -63,7 +63,7 @@ class ReadResponsePacingTest {
             int responses = length / MTU;
             MemoryRegion big = victim.allocateMemory(length, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
             MemoryRegion small = victim.allocateMemory(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
-            long before = victim.counter("sent_pkts");
+            long before = produced(victim);
 
             peer.send(Opcode.RC_RDMA_READ_REQUEST, reader.qpNum(), 0x100, new byte[0],
                 p -> p.reth().virtualAddress(big.address()).rKey(big.rkey()).dmaLength(length));
@@ -82,12 +82,17 @@ class ReadResponsePacingTest {
                 assertEquals("RC_ACKNOWLEDGE 512", p.info().name() + " " + p.bth().psn());
                 break;
             }
-            long sentByThen = victim.counter("sent_pkts") - before;
-            assertTrue(sentByThen < responses,
-                "the ACK came while the READ was answered: " + sentByThen + " of " + responses + " responses sent, "
-                    + readResponses + " received before it");
+            long producedByThen = produced(victim) - before;
+            assertTrue(producedByThen < responses,
+                "the ACK came while the READ was answered: " + producedByThen + " of " + responses
+                    + " responses built, " + readResponses + " received before it; " + victim.describeCounters());
             assertEquals(QpState.RTS, reader.state());
         }
+    }
+
+    /** Packets built and handed to the transport, whether it took them or dropped them. */
+    private static long produced(Node node) {
+        return node.counter("sent_pkts") + node.counter("drop_tx_failed");
     }
 
     @Test
@@ -135,6 +140,8 @@ class ReadResponsePacingTest {
             int responses = length / Mtu.MTU_4096.bytes();
             assertTrue(pair.a().counter("retransmitted_pkts") <= 64, c.diagnostics());
             assertTrue(pair.b().counter("sent_pkts") < 4L * responses, c.diagnostics());
+            assertEquals(0, pair.b().counter("drop_tx_failed"), "responses dropped by the responder's own socket queue; "
+                + c.diagnostics());
         }
     }
 }
