@@ -23,7 +23,9 @@ import io.jroce.verbs.WorkCompletion;
  * I/O thread only.
  *
  * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
- * message in progress and its receive WQE, the READ and atomic replay records); nothing else reads or writes it. It takes
+ * message in progress and its receive WQE, the READ and atomic replay records, the responses
+ * queued behind READ responses); nothing else reads or writes it. The {@link ResponsePacer}
+ * gives it turns to send what it queued. It takes
  * receive WQEs through {@link QpContext#takeRecv} (a message owns its WQE from its first packet),
  * writes completions to the QP's receive {@link CompletionSink}, finds memory by key through
  * {@link RnicContext#keys} as {@link RegionAccess} and {@link WindowAccess}, and moves the QP to

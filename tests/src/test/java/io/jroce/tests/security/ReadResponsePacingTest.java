@@ -140,8 +140,8 @@ class ReadResponsePacingTest {
             int responses = length / Mtu.MTU_4096.bytes();
             assertTrue(pair.a().counter("retransmitted_pkts") <= 64, c.diagnostics());
             assertTrue(pair.b().counter("sent_pkts") < 4L * responses, c.diagnostics());
-            assertEquals(0, pair.b().counter("drop_tx_failed"), "responses dropped by the responder's own socket queue; "
-                + c.diagnostics());
+            assertEquals(0, pair.b().counter("drop_tx_failed"),
+                "responses dropped by the responder's own socket queue; " + c.diagnostics());
         }
     }
 }
