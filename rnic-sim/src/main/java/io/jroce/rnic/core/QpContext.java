@@ -39,6 +39,8 @@ final class QpContext {
     int retryCount;
     int rnrRetry;
     int maxRdAtomic;
+    /** READs and atomics the responder answers at a time (max_dest_rd_atomic). */
+    int maxDestRdAtomic;
     int minRnrTimer;
     int destQpn;
 

@@ -23,18 +23,25 @@ import io.jroce.verbs.WorkCompletion;
  * I/O thread only.
  *
  * <p>State: the responder owns all of the QP's receive-side state (expected PSN, MSN, the
- * message in progress and its receive WQE, the READ and atomic replay records); nothing else reads or writes it. It takes
+ * message in progress and its receive WQE, the READ and atomic replay records, the responses
+ * queued behind READ responses); nothing else reads or writes it. The {@link ResponsePacer}
+ * gives it turns to send what it queued. It takes
  * receive WQEs through {@link QpContext#takeRecv} (a message owns its WQE from its first packet),
  * writes completions to the QP's receive {@link CompletionSink}, finds memory by key through
  * {@link RnicContext#keys} as {@link RegionAccess} and {@link WindowAccess}, and moves the QP to
  * ERR through {@link QpErrors}.
  */
 final class Responder {
+    private static final int ACK = AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT);
     private final RnicContext ctx;
     private final QpContext qp;
     private final QpErrors errors;
     private final AtomicReplay replay = new AtomicReplay();
     private final ReadReplay reads = new ReadReplay();
+    /** Responses not yet sent, in PSN order: READ responses are built as the {@link ResponsePacer} allows. */
+    private final ResponseQueue responses = new ResponseQueue();
+    /** Whether the {@link ResponsePacer} holds this responder (the pacer's own flag). */
+    boolean paced;
     private final GrhWriter grh = new GrhWriter();
     /** The PSN the next new request must carry (ePSN). */
     private int expectedPsn;
@@ -50,8 +57,9 @@ final class Responder {
     /** Where a WQE taken off the SRQ is kept while its message is in progress (null without an SRQ). */
     private final RecvWqe srqWqe;
     private long received;
-    private RegionAccess writeMr;
-    private long writeOffset;
+    // The RDMA WRITE in progress: its RETH, kept to check every later packet again.
+    private long writeVa;
+    private int writeRkey;
     private long writeLength;
     private long written;
 
@@ -69,6 +77,12 @@ final class Responder {
         abort();
         replay.clear();
         reads.clear();
+        responses.clear();
+    }
+
+    /** Whether responses are queued for the {@link ResponsePacer}. */
+    boolean hasResponses() {
+        return !responses.isEmpty();
     }
 
     int expectedPsn() {
@@ -94,7 +108,6 @@ final class Responder {
     /** Forgets the message in progress but keeps its receive WQE for the next message (UC). */
     private void abandonMessage() {
         inProgress = null;
-        writeMr = null;
     }
 
     void onRequest(RocePacket p, long nowNs) {
@@ -107,7 +120,7 @@ final class Responder {
             ctx.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
             if (!sequenceNakSent) {
                 sequenceNakSent = true;
-                ctx.sender.nak(qp, expectedPsn, NakCode.PSN_SEQUENCE_ERROR, msn);
+                respond(expectedPsn, AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR));
             }
             return;
         }
@@ -275,13 +288,12 @@ final class Responder {
             long va = p.reth().virtualAddress();
             int rkey = p.reth().rKey();
             long len = Integer.toUnsignedLong((int) p.reth().dmaLength());
-            RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE);
-            if (len != 0 && mr == null) {
+            if (len != 0 && checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_WRITE) == null) {
                 error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
                 return;
             }
-            writeMr = mr;
-            writeOffset = mr == null ? 0 : mr.offsetOf(va, len);
+            writeVa = va;
+            writeRkey = rkey;
             writeLength = len;
             written = 0;
         }
@@ -298,7 +310,15 @@ final class Responder {
             return;
         }
         if (len > 0) {
-            writeMr.view().putBytes((int) (writeOffset + written), p.buffer(), p.payloadOffset(), len);
+            // The key and range are checked again for every packet, as rxe does: the region may have
+            // been deregistered, or the window invalidated, since the FIRST (both happen on this thread).
+            long va = writeVa + written;
+            RegionAccess mr = checkRemoteAccess(va, writeRkey, len, AccessFlags.REMOTE_WRITE);
+            if (mr == null) {
+                error(psn, NakCode.REMOTE_ACCESS_ERROR, WcStatus.REM_ACCESS_ERR);
+                return;
+            }
+            mr.view().putBytes((int) mr.offsetOf(va, len), p.buffer(), p.payloadOffset(), len);
         }
         written += len;
         inProgress = pos.endsMessage() ? null : info.operation();
@@ -307,7 +327,6 @@ final class Responder {
                 completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, writeLength, true, p.immDt().immediateData(),
                     p.bth().solicitedEvent());
             }
-            writeMr = null;
             msn = Psn.next(msn);
         }
         accept(p, psn);
@@ -334,6 +353,9 @@ final class Responder {
             ctx.counters.increment(Counter.DROP_UNMATCHED_READ);
             return;
         }
+        if (!duplicate && !resourceFree()) {
+            return;
+        }
         RegionAccess mr = len == 0 ? null : checkRemoteAccess(va, rkey, len, AccessFlags.REMOTE_READ);
         if (len != 0 && mr == null) {
             if (!duplicate) {
@@ -341,30 +363,109 @@ final class Responder {
             }
             return;
         }
+        int last = Psn.add(psn, packets - 1);
         if (!duplicate) {
-            reads.record(psn, Psn.add(psn, packets - 1), va, len, rkey);
+            reads.record(psn, last, va, len, rkey);
             expectedPsn = Psn.add(psn, packets);
             msn = Psn.next(msn);
+            responses.addRead(psn, last, va, len, rkey, msn);
+        } else if (!responses.restartRead(psn, last, va, len, rkey)) {
+            // A replay restarts from the PSN asked for; one whose READ is no longer queued is
+            // queued again while resources last (the duplicate is counted already).
+            if (responses.readAtomicCount() >= Math.max(1, qp.maxDestRdAtomic)
+                || !responses.addRead(psn, last, va, len, rkey, msn)) {
+                return;
+            }
         }
-        long offset = mr == null ? 0 : mr.offsetOf(va, len);
+        ctx.pacer.add(this);
+    }
+
+    /**
+     * Whether a new READ or atomic may take a responder resource (IBTA 9.7.5.1.3): at most
+     * max_dest_rd_atomic are being answered at a time, none with 0. Beyond that the request is
+     * NAKed "invalid request", as rxe's check_resource does with max_dest_rd_atomic 0; a requester
+     * that keeps to max_rd_atomic never has more outstanding.
+     */
+    private boolean resourceFree() {
+        if (qp.maxDestRdAtomic == 0 || responses.readAtomicCount() >= qp.maxDestRdAtomic) {
+            error(expectedPsn, NakCode.INVALID_REQUEST, WcStatus.REM_INV_REQ_ERR);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Sends up to {@code max} queued responses, in order, and returns how many were sent. Each
+     * READ response reads the memory as it is now, after checking the key and range again (as
+     * rxe does per packet): a region deregistered or a window invalidated since the request ends
+     * the READ with a remote access error NAK. I/O thread, called by the {@link ResponsePacer}.
+     */
+    int sendResponses(int max) {
+        QpState state = qp.state;
+        if (state != QpState.RTR && state != QpState.RTS && state != QpState.SQD) {
+            responses.clear();
+            return 0;
+        }
+        int sent = 0;
+        while (sent < max && !responses.isEmpty()) {
+            switch (responses.kind()) {
+                case ResponseQueue.READ -> {
+                    if (!sendReadResponse()) {
+                        return sent;
+                    }
+                }
+                case ResponseQueue.ATOMIC_ACKNOWLEDGE -> {
+                    buildAtomicAck(responses.firstPsn(), responses.original(), responses.msn());
+                    responses.removeHead();
+                }
+                default -> {
+                    ctx.sender.acknowledge(qp, responses.firstPsn(), responses.syndrome(), responses.msn());
+                    responses.removeHead();
+                }
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    /** The head READ's next response packet; false if its access failed (the QP is in error). */
+    private boolean sendReadResponse() {
+        int psn = responses.nextPsn();
+        int first = responses.firstPsn();
+        int last = responses.lastPsn();
+        long va = responses.address();
+        int payload = (int) Math.min(qp.mtu, responses.remaining());
+        RegionAccess mr = null;
+        if (payload > 0) {
+            mr = checkRemoteAccess(va, responses.rkey(), payload, AccessFlags.REMOTE_READ);
+            if (mr == null) {
+                error(psn, NakCode.REMOTE_ACCESS_ERROR, null);
+                return false;
+            }
+        }
+        int opcode = first == last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
+            : psn == first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+            : psn == last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
         PacketSender out = ctx.sender;
-        for (int i = 0; i < packets; i++) {
-            int opcode = packets == 1 ? Opcode.RC_RDMA_READ_RESPONSE_ONLY
-                : i == 0 ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
-                : i == packets - 1 ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-            int payload = (int) Math.min(qp.mtu, len - (long) i * qp.mtu);
-            RocePacket r = out.begin(qp, opcode, Psn.add(psn, i), payload);
-            if (r.info().has(ExtensionHeader.AETH)) {
-                r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
-            }
-            if (payload > 0) {
-                out.buffer().putBytes(r.payloadOffset(), mr.view(), (int) (offset + (long) i * qp.mtu), payload);
-            }
-            out.send(qp);
+        RocePacket r = out.begin(qp, opcode, psn, payload);
+        if (r.info().has(ExtensionHeader.AETH)) {
+            r.aeth().syndrome(ACK).msn(responses.msn());
         }
+        if (payload > 0) {
+            out.buffer().putBytes(r.payloadOffset(), mr.view(), (int) mr.offsetOf(va, payload), payload);
+        }
+        out.send(qp);
+        responses.advance(payload);
+        if (psn == last) {
+            responses.removeHead();
+        }
+        return true;
     }
 
     private void onAtomic(RocePacket p, OpcodeInfo info, int psn) {
+        if (!resourceFree()) {
+            return;
+        }
         long va = p.atomicEth().virtualAddress();
         int rkey = p.atomicEth().rKey();
         if ((va & 7) != 0) {
@@ -394,12 +495,30 @@ final class Responder {
         sendAtomicAck(psn, original);
     }
 
+    /** An atomic's acknowledgement: now, or after the responses queued before it. */
     private void sendAtomicAck(int psn, long original) {
+        if (responses.isEmpty()) {
+            buildAtomicAck(psn, original, msn);
+        } else {
+            responses.addAtomicAcknowledge(psn, original, msn);
+        }
+    }
+
+    private void buildAtomicAck(int psn, long original, int msnValue) {
         PacketSender out = ctx.sender;
         RocePacket r = out.begin(qp, Opcode.RC_ATOMIC_ACKNOWLEDGE, psn, 0);
-        r.aeth().syndrome(AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT)).msn(msn);
+        r.aeth().syndrome(ACK).msn(msnValue);
         r.atomicAckEth().originalRemoteData(original);
         out.send(qp);
+    }
+
+    /** An ACK, RNR NAK or NAK: now, or after the responses queued before it (responses keep PSN order). */
+    private void respond(int psn, int syndrome) {
+        if (responses.isEmpty()) {
+            ctx.sender.acknowledge(qp, psn, syndrome, msn);
+        } else {
+            responses.addAcknowledge(psn, syndrome, msn, syndrome == ACK);
+        }
     }
 
     /**
@@ -420,7 +539,7 @@ final class Responder {
                 // Acknowledge the duplicate itself, when it asks: ePSN - 1 could be the last PSN of a
                 // READ whose responses the requester is still missing, and would read as an implicit NAK.
                 if (p.bth().ackRequest()) {
-                    ctx.sender.ack(qp, psn, msn);
+                    respond(psn, ACK);
                 }
             }
         }
@@ -454,7 +573,7 @@ final class Responder {
                 return false;
             }
             ctx.counters.increment(Counter.SEND_RNR_ERR);
-            ctx.sender.acknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer), msn);
+            respond(psn, AethSyndrome.rnrNak(qp.minRnrTimer));
             return false;
         }
         recvWqe = r;
@@ -491,7 +610,7 @@ final class Responder {
     private void accept(RocePacket p, int psn) {
         expectedPsn = Psn.next(psn);
         if (qp.type == QpType.RC && p.bth().ackRequest()) {
-            ctx.sender.ack(qp, psn, msn);
+            respond(psn, ACK);
         }
     }
 
@@ -511,6 +630,7 @@ final class Responder {
             return;
         }
         qp.state = QpState.ERR;
+        responses.clear(); // the QP is in error: nothing queued goes out, the NAK goes now
         if (recvWqe != null && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }

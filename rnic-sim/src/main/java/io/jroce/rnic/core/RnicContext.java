@@ -5,7 +5,7 @@ import io.jroce.stack.stats.Counters;
 /**
  * The device-wide services every protocol engine uses, built once per device and handed to each
  * engine's constructor (as Aeron's MediaDriver.Context is to its Sender and Receiver): counters,
- * the key table, the packet sender, the transmit budget and the scheduler. The engines reach
+ * the key table, the packet sender, the transmit budget, the scheduler and the response pacer. The engines reach
  * nothing else of the device; a test builds one with a recording transport and its own scheduler.
  */
 final class RnicContext {
@@ -14,12 +14,15 @@ final class RnicContext {
     final PacketSender sender;
     final TransmitBudget budget;
     final QpScheduler scheduler;
+    final ResponsePacer pacer;
 
-    RnicContext(Counters counters, KeyTable keys, PacketSender sender, TransmitBudget budget, QpScheduler scheduler) {
+    RnicContext(Counters counters, KeyTable keys, PacketSender sender, TransmitBudget budget, QpScheduler scheduler,
+                ResponsePacer pacer) {
         this.counters = counters;
         this.keys = keys;
         this.sender = sender;
         this.budget = budget;
         this.scheduler = scheduler;
+        this.pacer = pacer;
     }
 }

@@ -45,7 +45,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         this.counters = counters;
         this.sender = new PacketSender(transport, counters);
         this.context = new RnicContext(counters, keys, sender,
-            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this);
+            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this, new ResponsePacer(this::requestDrain));
     }
 
     /** The services every engine of this device is built with. */
@@ -62,6 +62,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     void unregister(QpTransport t) {
         qps.remove(t.qp.qpn);
         context.budget.remove(t.qp); // first: giving the budget back must not schedule this QP
+        context.pacer.remove(t.responder);
         t.sendState.releaseBudget();
     }
 
@@ -81,6 +82,11 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 Thread.onSpinWait(); // bounded by MAX_QP, and each QP is queued at most once
             }
         }
+        requestDrain();
+    }
+
+    /** Asks the I/O thread for a turn of {@link #drain}, once until it runs. Any thread. */
+    private void requestDrain() {
         if (drainPending.compareAndSet(false, true)) {
             io.execute(drainTask);
         }
@@ -101,6 +107,13 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             } catch (RuntimeException e) {
                 LOG.error("requester of {} failed", qp, e);
             }
+        }
+        try {
+            // READ responses are not paced by the requesters' budget: a quota per turn (another turn
+            // is asked for if responses remain, after the I/O loop has read the network).
+            context.pacer.run(ResponsePacer.TURN_QUOTA);
+        } catch (RuntimeException e) {
+            LOG.error("responses failed", e);
         }
         sender.flushIfNeeded();
     }

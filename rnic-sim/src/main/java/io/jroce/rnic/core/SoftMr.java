@@ -103,6 +103,11 @@ final class SoftMr implements RegionAccess {
         return closed;
     }
 
+    /** The region's key is released (I/O thread): windows onto it no longer reach it. */
+    void markDeregistered() {
+        closed = true;
+    }
+
     @Override
     public void close() {
         if (!closed) {

@@ -161,9 +161,11 @@ final class SoftPd implements PdOwner {
 
     @Override
     public void deregister(SoftMr mr) {
-        // On the I/O thread: no packet can be using the region while its key disappears.
+        // On the I/O thread: every packet checks the key (and a window its region) again, so none
+        // can write the region once this returns.
         device.io().call(() -> {
             device.keys().release(mr.lkey());
+            mr.markDeregistered();
             return null;
         });
         users.remove();

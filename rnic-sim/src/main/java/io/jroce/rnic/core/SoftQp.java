@@ -202,6 +202,7 @@ final class SoftQp implements QueuePair {
         }
         if (a.has(QpAttrMask.MAX_DEST_RD_ATOMIC)) {
             maxDestRdAtomic = a.maxDestRdAtomic();
+            t.maxDestRdAtomic = maxDestRdAtomic;
         }
         if (a.has(QpAttrMask.DEST_QPN)) {
             t.destQpn = a.destQpNum();

@@ -12,7 +12,7 @@
  *       {@link io.jroce.rnic.core.Responder}, their per-QP state ({@link io.jroce.rnic.core.QpContext},
  *       {@link io.jroce.rnic.core.SendQueueState}), and the device-wide services they are built with
  *       ({@link io.jroce.rnic.core.RnicContext}: counters, key table, packet sender, transmit budget,
- *       scheduler). It sees resources only through narrow interfaces:
+ *       scheduler, {@link io.jroce.rnic.core.ResponsePacer}). It sees resources only through narrow interfaces:
  *       {@link io.jroce.rnic.core.CompletionSink}, {@link io.jroce.rnic.core.ReceiveQueue},
  *       {@link io.jroce.rnic.core.RegionAccess}, {@link io.jroce.rnic.core.WindowAccess},
  *       {@link io.jroce.rnic.core.UdDestination};</li>

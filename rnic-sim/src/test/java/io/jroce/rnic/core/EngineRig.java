@@ -41,6 +41,9 @@ final class EngineRig {
     final List<QpContext> scheduled = new ArrayList<>();
     final QpScheduler scheduler = scheduled::add;
     final TransmitBudget budget;
+    /** Turns of the I/O loop the response pacer asked for. */
+    int pacerWakes;
+    final ResponsePacer pacer = new ResponsePacer(() -> pacerWakes++);
     final RnicContext ctx;
     final RecordingSink sendCq = new RecordingSink();
     final RecordingSink recvCq = new RecordingSink();
@@ -52,7 +55,7 @@ final class EngineRig {
 
     EngineRig(int budgetPackets) {
         budget = new TransmitBudget(budgetPackets, scheduler);
-        ctx = new RnicContext(counters, keys, new PacketSender(transport, counters), budget, scheduler);
+        ctx = new RnicContext(counters, keys, new PacketSender(transport, counters), budget, scheduler, pacer);
         WorkQueueRing<SendWqe> sq = new WorkQueueRing<>(16, () -> new SendWqe(1, 4096));
         WorkQueueRing<RecvWqe> rq = new WorkQueueRing<>(16, () -> new RecvWqe(1));
         qp = new QpContext(QPN, QpType.RC, pd, sq, rq, null, sendCq, recvCq);
@@ -60,7 +63,15 @@ final class EngineRig {
         qp.mtu = MTU;
         qp.destQpn = PEER_QPN;
         qp.maxRdAtomic = 4;
+        qp.maxDestRdAtomic = 4;
         t = new QpTransport(ctx, qp, () -> fatalErrors++);
+    }
+
+    /** Runs turns of the I/O loop until no response is left to send, as the engine's drain does. */
+    void sendResponses() {
+        while (pacer.run(ResponsePacer.TURN_QUOTA)) {
+            // each turn sends at most the quota
+        }
     }
 
     /** Moves the QP to RTS with these attributes and first PSN, as Modify QP would. */
@@ -128,6 +139,15 @@ final class EngineRig {
         RocePacket p = incoming(Opcode.RC_RDMA_READ_REQUEST, psn, 0);
         p.bth().ackRequest(true);
         p.reth().virtualAddress(va).rKey(rkey).dmaLength(length);
+        t.responder.onRequest(received(p), nowNs);
+    }
+
+    /** An RDMA WRITE ONLY from the peer asking for an ACK. */
+    void writeOnly(int psn, long va, int rkey, byte[] payload, long nowNs) {
+        RocePacket p = incoming(Opcode.RC_RDMA_WRITE_ONLY, psn, payload.length);
+        p.bth().ackRequest(true);
+        p.reth().virtualAddress(va).rKey(rkey).dmaLength(payload.length);
+        inBuffer.putBytes(p.payloadOffset(), payload);
         t.responder.onRequest(received(p), nowNs);
     }
 

@@ -59,6 +59,11 @@ final class ForgedPeer implements AutoCloseable {
             .sqPsn(sqPsn).maxRdAtomic(16));
     }
 
+    /** The UDP port this peer sends from and receives on. */
+    int port() {
+        return socket.getLocalPort();
+    }
+
     /**
      * Sends one packet to the victim's QP {@code destQp}: {@code opcode} at {@code psn} with
      * {@code payload}, its extension headers filled in by {@code headers}, and a valid ICRC.
