@@ -1,6 +1,7 @@
 package io.jroce.benchmarks.harness;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -45,6 +46,7 @@ final class ResultTable {
 
     String text() {
         int[] width = new int[HEADER.length];
+        Arrays.fill(width, 1); // "%0s" is no format: a column empty in every row is one space wide
         List<String[]> all = new ArrayList<>();
         all.add(HEADER);
         all.addAll(rows);
