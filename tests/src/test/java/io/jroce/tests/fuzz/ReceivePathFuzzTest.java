@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import org.junit.jupiter.api.Timeout;
 
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
@@ -24,7 +26,10 @@ class ReceivePathFuzzTest {
     /** Time to let each datagram's consequences (responses, completions, timers) play out. */
     private static final long QUIESCE_NS = 1_000_000;
 
+    // The suite's default timeout (3 min, junit-platform.properties) guards replayed inputs; a
+    // fuzzing run (JAZZER_FUZZ=1) lasts maxDuration: keep the timeout above it.
     @FuzzTest(maxDuration = "5m")
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void receive(byte[] input) throws Exception {
         try (Population pop = new Population()) {
             long[] delivered = {0};
