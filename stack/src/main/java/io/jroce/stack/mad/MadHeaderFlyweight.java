@@ -51,7 +51,7 @@ public final class MadHeaderFlyweight extends MadFlyweight {
     /** Every CM message is a Send: no MAD-level response, the CM protocol pairs them itself. */
     public static final int METHOD_SEND = 0x03;
 
-    // CM attribute IDs (IBTA Vol. 1 12.6.1 Table 102; cm_msgs.h CM_*_ATTR_ID).
+    // CM attribute IDs (IBTA Vol. 1 12.6; include/rdma/ib_cm.h CM_*_ATTR_ID).
     public static final int ATTR_REQ = 0x0010;
     public static final int ATTR_MRA = 0x0011;
     public static final int ATTR_REJ = 0x0012;
