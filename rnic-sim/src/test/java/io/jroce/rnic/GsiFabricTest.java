@@ -235,6 +235,7 @@ class GsiFabricTest {
         assertEquals(1L, count(devB, "drop_bad_pkey"));
 
         assertTrue(received.isEmpty(), "no malformed MAD reached the handler");
+        assertEquals(9L, count(devB, "rcvd_pkts"), "QP1 took the 9 UD packets, as a UD QP counts what it takes");
         assertEquals(0L, count(devB, "rcvd_mads"));
         assertEquals(0L, count(devB, "drop_internal_error"));
 
@@ -244,6 +245,19 @@ class GsiFabricTest {
         assertArrayEquals(cmMad(256), received.get(0).mad());
         assertArrayEquals(Gid.parse("10.0.0.9").toBytes(), received.get(0).peerGid());
         assertEquals(0xC123, received.get(0).peerPort());
+    }
+
+    @Test
+    void aHandlerThatThrowsCostsOneCountedDropAndTheNextMadStillArrives() {
+        devB.gsi().handler((mad, peerGid, peerPort, sourceQp, pkeyIndex, localGid, nowNs) -> {
+            throw new IllegalStateException("a CM bug");
+        });
+        sendFromA(cmMad(7));
+        assertEquals(1L, count(devB, "drop_internal_error"));
+        devB.gsi().handler(recorder);
+        sendFromA(cmMad(8));
+        assertEquals(1, received.size());
+        assertArrayEquals(cmMad(8), received.get(0).mad());
     }
 
     @Test

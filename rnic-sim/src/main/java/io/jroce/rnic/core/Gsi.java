@@ -132,6 +132,9 @@ public final class Gsi {
             counters.increment(Counter.DROP_WRONG_QP_TYPE); // QP1 is a UD QP: no RC or UC opcode reaches it
             return;
         }
+        // Taken by QP1, as the engine counts a packet a QP takes; the drops below are QP1's own.
+        counters.increment(Counter.RCVD_PKTS);
+        counters.add(Counter.RCVD_BYTES, p.payloadLength());
         if (p.bth().opcode() != Opcode.UD_SEND_ONLY) {
             counters.increment(Counter.DROP_BAD_MAD); // a MAD carries no immediate data
             return;
@@ -151,8 +154,6 @@ public final class Gsi {
             counters.increment(Counter.DROP_UNSUPPORTED_MAD);
             return;
         }
-        counters.increment(Counter.RCVD_PKTS);
-        counters.add(Counter.RCVD_BYTES, MAD_LENGTH);
         counters.increment(Counter.RCVD_MADS);
         MadHandler h = handler;
         if (h == null) {
