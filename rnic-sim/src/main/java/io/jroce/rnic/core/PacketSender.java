@@ -61,13 +61,19 @@ final class PacketSender {
         send(qp.sgid, qp.dgid, qp.udpPort());
     }
 
-    /** Sends the packet laid out by {@link #begin} from {@code sgid} to {@code dgid}:{@code port}. */
-    void send(byte[] sgid, byte[] dgid, int port) {
+    /**
+     * Sends the packet laid out by {@link #begin} from {@code sgid} to {@code dgid}:{@code port}.
+     *
+     * @return false when the transport refused it (and counted why)
+     */
+    boolean send(byte[] sgid, byte[] dgid, int port) {
         if (transport.send(buffer, 0, length, sgid, dgid, port)) {
             counters.increment(Counter.SENT_PKTS);
             counters.add(Counter.SENT_BYTES, packet.payloadLength());
             sentSinceFlush = true;
+            return true;
         }
+        return false;
     }
 
     /** An ACKNOWLEDGE packet: an ACK, RNR NAK or NAK for {@code psn} (IBTA 9.7.5.1). */

@@ -33,6 +33,14 @@ final class QpAttributeChecks {
         if (a.has(QpAttrMask.PORT) && a.portNum() != 1) {
             throw new InvalidAttributeException("port_num must be 1, got " + a.portNum());
         }
+        if (a.has(QpAttrMask.QKEY) && a.qkey() < 0) {
+            // A Q_Key with its high bit set is a controlled Q_Key (IBTA 10.2.4), such as the GSI's
+            // 0x80010000: an application may not hold one, or its UD QP could pass for QP1. Linux
+            // refuses it to unprivileged users the same way ("RDMA/uverbs: Restrict usage of
+            // privileged QKEYs", 2023). A send WR's controlled Q_Key still means "the QP's own".
+            throw new InvalidAttributeException("qkey 0x" + Integer.toHexString(a.qkey())
+                + " is a controlled Q_Key (high bit set), reserved to the device's own QPs such as the GSI (QP1)");
+        }
         if (a.has(QpAttrMask.PATH_MTU) && a.pathMtu() == null) {
             throw new InvalidAttributeException("path_mtu is null");
         }

@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.agrona.DirectBuffer;
@@ -18,6 +19,7 @@ import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.stack.wire.TransportType;
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 
@@ -40,12 +42,20 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
 
-    RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys) {
+    private final Gsi gsi;
+
+    RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys, List<Gid> gids) {
         this.io = io;
         this.counters = counters;
         this.sender = new PacketSender(transport, counters);
+        this.gsi = new Gsi(io, sender, counters, gids);
         this.context = new RnicContext(counters, keys, sender,
             new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this, new ResponsePacer(this::requestDrain));
+    }
+
+    /** The device's QP1, alive as long as the engine. */
+    Gsi gsi() {
+        return gsi;
     }
 
     /** The services every engine of this device is built with. */
@@ -133,7 +143,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     @Override
     public void onPacket(DirectBuffer buffer, int offset, int length, byte[] srcAddress, int srcPort, byte[] dstAddress) {
         try {
-            dispatch(buffer, offset, length, srcAddress, dstAddress);
+            dispatch(buffer, offset, length, srcAddress, srcPort, dstAddress);
         } catch (RuntimeException e) {
             // A bug must not kill the I/O thread: count the packet as dropped and go on.
             counters.increment(Counter.DROP_INTERNAL_ERROR);
@@ -142,7 +152,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         // No flush here: the transport flushes what its handler sent when the receive batch ends.
     }
 
-    private void dispatch(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst) {
+    private void dispatch(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort, byte[] dst) {
         ParseResult result = rx.wrap(buffer, offset, length);
         if (result != ParseResult.OK) {
             counters.increment(switch (result) {
@@ -156,6 +166,10 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         BthFlyweight bth = rx.bth();
         if ((bth.partitionKey() & 0x7FFF) != 0x7FFF) {
             counters.increment(Counter.DROP_BAD_PKEY); // only the default partition exists: any other P_Key is dropped
+            return;
+        }
+        if (bth.destQp() == Gsi.QPN) {
+            gsi.onPacket(rx, src, srcPort, dst, io.nowNs()); // QP1 is no application QP: the GSI checks its own
             return;
         }
         QpTransport t = qps.get(bth.destQp());

@@ -37,6 +37,7 @@ public final class SoftDevice implements RdmaDevice {
     private final KeyTable keys = new KeyTable();
     private final MemoryBudget memory;
     private final RnicEngine engine;
+    private final Gsi gsi;
     private volatile io.jroce.stack.transport.PollingHint pollingHint;
     private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
     private final Set<SoftCq> cqs = ConcurrentHashMap.newKeySet();
@@ -56,7 +57,8 @@ public final class SoftDevice implements RdmaDevice {
         this.activeMtu = activeMtu;
         this.transport = transport;
         this.io = io;
-        this.engine = new RnicEngine(io, transport, counters, keys);
+        this.engine = new RnicEngine(io, transport, counters, keys, this.gids);
+        this.gsi = engine.gsi();
         this.asyncEvents = new AsyncEvents(io, name);
     }
 
@@ -128,6 +130,14 @@ public final class SoftDevice implements RdmaDevice {
         if (h != null) {
             h.emptyPoll();
         }
+    }
+
+    /**
+     * The device's General Services Interface, QP1: the connection manager's seam (its MAD handler
+     * and sending). It lives from open to close; after close it receives nothing.
+     */
+    public Gsi gsi() {
+        return gsi;
     }
 
     RnicEngine engine() {

@@ -15,7 +15,9 @@
  *       scheduler, {@link io.jroce.rnic.core.ResponsePacer}). It sees resources only through narrow interfaces:
  *       {@link io.jroce.rnic.core.CompletionSink}, {@link io.jroce.rnic.core.ReceiveQueue},
  *       {@link io.jroce.rnic.core.RegionAccess}, {@link io.jroce.rnic.core.WindowAccess},
- *       {@link io.jroce.rnic.core.UdDestination};</li>
+ *       {@link io.jroce.rnic.core.UdDestination}; and the device's QP1, {@link io.jroce.rnic.core.Gsi}, to
+ *       which the engine hands every packet for QPN 1, with {@link io.jroce.rnic.core.MadHandler}: the
+ *       connection manager's seam;</li>
  *   <li>the verbs resources: {@link io.jroce.rnic.core.SoftDevice}, PDs, MRs, MWs, CQs, QPs, SRQs,
  *       AHs, completion channels and the checks of verbs calls. They build and drive the engine
  *       layer, never the other way round.</li>

@@ -43,6 +43,16 @@ public final class FabricDatagram {
         return dst.clone();
     }
 
+    /** Sender UDP port. */
+    public int srcPort() {
+        return srcPort;
+    }
+
+    /** Receiver UDP port. */
+    public int dstPort() {
+        return dstPort;
+    }
+
     public int opcode() {
         return packet.getByte(0) & 0xFF;
     }

@@ -23,6 +23,10 @@ public enum Counter {
     SENT_BYTES("sent_bytes"),
     RCVD_BYTES("rcvd_bytes"),
     RETRANSMITTED_PKTS("retransmitted_pkts"),
+    /** MADs the GSI (QP1) accepted: well-formed, of a class the device handles (IBTA 13.4). */
+    RCVD_MADS("rcvd_mads"),
+    /** MADs the GSI sent for its handler (the CM). */
+    SENT_MADS("sent_mads"),
 
     DROP_TRUNCATED("drop_truncated"),
     /** A datagram longer than the transport's largest (a RoCE packet of MTU 4096 and its headers). */
@@ -51,6 +55,12 @@ public enum Counter {
     DROP_UC_ACCESS("drop_uc_access"),
     /** RC: a duplicate RDMA READ request that matches no READ the responder executed (never replayed). */
     DROP_UNMATCHED_READ("drop_unmatched_read"),
+    /** To QP1 (the GSI): not a UD SEND Only whose payload is exactly one 256-byte MAD (IBTA 13.4.2). */
+    DROP_BAD_MAD("drop_bad_mad"),
+    /** To QP1: a MAD of a base version or management class the device does not handle (only the CM's). */
+    DROP_UNSUPPORTED_MAD("drop_unsupported_mad"),
+    /** To QP1: a valid MAD while no handler (no CM) is registered on the GSI. */
+    DROP_NO_MAD_HANDLER("drop_no_mad_handler"),
     DROP_TX_FAILED("drop_tx_failed"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
     DROP_INTERNAL_ERROR("drop_internal_error");
