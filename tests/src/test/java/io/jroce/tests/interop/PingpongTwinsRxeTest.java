@@ -158,8 +158,8 @@ class PingpongTwinsRxeTest {
         List<String> remote = r.lines().stream().filter(l -> l.contains("remote address:")).toList();
         assertEquals(t.qps(), local.size(), context);
         assertEquals(t.qps(), remote.size(), context);
-        assertTrue(local.stream().allMatch(l -> l.endsWith("GID " + host6)), context);
-        assertTrue(remote.stream().allMatch(l -> l.endsWith("GID " + guest6)), context);
+        assertTrue(local.stream().allMatch(l -> GidLines.endsWithGid(l, host6)), context);
+        assertTrue(remote.stream().allMatch(l -> GidLines.endsWithGid(l, guest6)), context);
     }
 
     /** "N bytes in" with N = 2 x size x iters (each side sends and receives) and "iters in". */
