@@ -97,6 +97,16 @@ final class EngineRig {
         qp.sq.publish();
     }
 
+    /** Posts a signaled SEND of {@code length} bytes gathered from {@code local} at offset 0. */
+    void postSendFrom(long wrId, TestRegion local, int length) {
+        SendWqe w = qp.sq.claim();
+        w.sg.load(new SendWorkRequest().sgList(new ScatterGatherEntry(local.address(), length, local.lkey())),
+            pd, keys, 0);
+        w.isInline = false;
+        fill(w, wrId, WrOpcode.SEND, length);
+        qp.sq.publish();
+    }
+
     /** Posts a signaled RDMA READ of {@code length} bytes into {@code local} from offset 0. */
     void postRead(long wrId, TestRegion local, int length, long remoteAddress, int rkey) {
         SendWqe w = qp.sq.claim();

@@ -45,6 +45,44 @@ class RequesterCompleterTest {
     }
 
     /**
+     * Every packet of a SEND or WRITE reads its local buffers only while their lkeys are valid (as
+     * rxe's copy_data looks the lkey up for every packet): a packet sent again after the buffer was
+     * deregistered reads nothing, and the WQE completes with a local protection error.
+     */
+    @Test
+    void aPacketResentAfterItsBufferIsDeregisteredReadsNothingAndFailsTheWqe() {
+        EngineRig rig = new EngineRig(256).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 3 * EngineRig.MTU);
+        rig.postSendFrom(1, mr, 3 * EngineRig.MTU);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_FIRST 100", "RC_SEND_MIDDLE 101", "RC_SEND_LAST 102"), rig.transport.take());
+
+        rig.keys.release(mr.lkey()); // deregistered while the SEND is outstanding
+        rig.nak(101, NakCode.PSN_SEQUENCE_ERROR, 10);
+        rig.t.requester.doWork(20);
+        assertEquals(List.of(), rig.transport.take(), "nothing is read from a deregistered buffer");
+        assertEquals(List.of("1 LOC_PROT_ERR SEND " + 3 * EngineRig.MTU), rig.sendCq.take());
+        assertEquals(QpState.ERR, rig.qp.state);
+    }
+
+    /** The same when the budget held the rest of the message back and the buffer is deregistered meanwhile. */
+    @Test
+    void theRestOfAMessageHeldBackIsNotReadAfterItsBufferIsDeregistered() {
+        EngineRig rig = new EngineRig(1).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 3 * EngineRig.MTU);
+        rig.postSendFrom(1, mr, 3 * EngineRig.MTU);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_FIRST 100"), rig.transport.take());
+
+        rig.keys.release(mr.lkey());
+        rig.ack(100, 10);
+        rig.t.requester.doWork(20);
+        assertEquals(List.of(), rig.transport.take(), "nothing is read from a deregistered buffer");
+        assertEquals(List.of("1 LOC_PROT_ERR SEND " + 3 * EngineRig.MTU), rig.sendCq.take());
+        assertEquals(QpState.ERR, rig.qp.state);
+    }
+
+    /**
      * Issue 11: a NAK or RNR NAK whose PSN was never sent (a forged one) is dropped and counted; it
      * fails no WQE, moves the QP nowhere and holds nothing back.
      */
