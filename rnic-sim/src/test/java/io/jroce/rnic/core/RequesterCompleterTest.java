@@ -281,6 +281,36 @@ class RequesterCompleterTest {
         assertEquals(0, rig.t.sendState.outstandingReadAtomic);
     }
 
+    /**
+     * A READ the budget held back has its PSNs but was never sent: a READ response or an atomic
+     * acknowledgement at those PSNs (forged: no responder was asked) is dropped like any response
+     * to a PSN never sent. Taken, it would place its data, complete the READ and acknowledge the
+     * SEND before it, and move the acknowledged PSN past the highest sent, which gives back to the
+     * device's budget packets never charged.
+     */
+    @Test
+    void aResponseForAReadNotYetSentIsDroppedAndChangesNothing() {
+        EngineRig rig = new EngineRig(1).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion local = new EngineRig.TestRegion(rig.keys, rig.pd, 4096);
+        rig.postSend(1, 10);
+        rig.postRead(2, local, 16, 0x1000, 0x55);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take(), "the budget holds the READ back");
+        assertEquals(1, rig.budget.inFlight());
+
+        rig.readResponse(Opcode.RC_RDMA_READ_RESPONSE_ONLY, 101, bytes(16, 7), 10);
+        assertEquals(1, rig.counters.get(Counter.DROP_UNEXPECTED_RESPONSE));
+        assertEquals(0, local.view.getByte(0), "nothing placed");
+        assertEquals(List.of(), rig.sendCq.take(), "neither the SEND nor the READ completes");
+        assertEquals(1, rig.budget.inFlight());
+        assertEquals(QpState.RTS, rig.qp.state);
+
+        rig.ack(100, 20); // the SEND's real ACK frees the budget: the READ goes
+        rig.t.requester.doWork(20);
+        assertEquals(List.of("RC_RDMA_READ_REQUEST 101"), rig.transport.take());
+        assertEquals(List.of("1 SUCCESS SEND 10"), rig.sendCq.take());
+    }
+
     private static byte[] bytes(int n, int seed) {
         byte[] b = new byte[n];
         for (int i = 0; i < n; i++) {
