@@ -318,9 +318,10 @@ final class SoftQp implements QueuePair {
             }
             int localAccess = op == WrOpcode.RDMA_READ || op.isAtomic() ? AccessFlags.LOCAL_WRITE : 0;
             if (inline) {
-                loadInline(wqe, wr, (int) length);
+                loadInline(wqe, wr, length);
             } else {
                 wqe.sg.load(wr, pd, device.keys(), localAccess);
+                checkUnchanged(wqe.sg, length);
             }
             wqe.isInline = inline;
             wqe.wrId = wr.wrId();
@@ -365,14 +366,28 @@ final class SoftQp implements QueuePair {
         return newRkey;
     }
 
-    private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
+    private void loadInline(SendWqe wqe, SendWorkRequest wr, long length) {
         // Copied now (IBV_SEND_INLINE). Unlike libibverbs, the entries must still lie in registered
         // memory of this PD: Java cannot safely read an arbitrary address.
         wqe.sg.load(wr, pd, device.keys(), 0);
+        checkUnchanged(wqe.sg, length);
         if (length > 0) {
-            wqe.sg.gather(0, wqe.inlineView, 0, length);
+            wqe.sg.gather(0, wqe.inlineView, 0, (int) length);
         }
         wqe.sg.clear();
+    }
+
+    /**
+     * The entries copied into the WQE add up to the length every check was made on: the list is the
+     * caller's, and another thread may have changed an entry in between (the WQE would then keep a
+     * length its entries do not hold: an atomic's 8 bytes over a shorter entry, a message gathered
+     * past its last entry).
+     */
+    private static void checkUnchanged(SgList sg, long checkedLength) {
+        if (sg.totalLength() != checkedLength) {
+            throw new InvalidAttributeException("the send work request's sg_list changed while it was posted: "
+                + checkedLength + " bytes when checked, " + sg.totalLength() + " when copied");
+        }
     }
 
     @Override
