@@ -294,9 +294,15 @@ final class SoftQp implements QueuePair {
         if (inline && length > maxInline) {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
         }
+        // Read once: the request is the caller's, and the bind executed must be the one checked.
+        MemoryWindow bindWindow = wr.bindWindow();
+        MemoryRegion bindRegion = wr.bindRegion();
+        int bindRkey = wr.bindRkey();
+        long bindAddress = wr.bindAddress();
+        long bindLength = wr.bindLength();
+        int bindAccess = wr.bindAccess();
         if (op == WrOpcode.BIND_MW && !type1Bind) {
-            SendRequestChecks.bind(pd, wr.bindWindow(), wr.bindRkey(), wr.bindRegion(), wr.bindAddress(), wr.bindLength(),
-                wr.bindAccess(), 2);
+            SendRequestChecks.bind(pd, bindWindow, bindRkey, bindRegion, bindAddress, bindLength, bindAccess, 2);
         }
         if (op == WrOpcode.SEND_WITH_INV && type != QpType.RC) {
             throw new InvalidAttributeException("SEND_WITH_INV is only available on RC QPs");
@@ -337,12 +343,12 @@ final class SoftQp implements QueuePair {
             wqe.swap = wr.swap();
             wqe.ah = ah;
             wqe.invalidateRkey = wr.invalidateRkey();
-            wqe.bindWindow = op == WrOpcode.BIND_MW ? (WindowAccess) wr.bindWindow() : null;
-            wqe.bindRkey = wr.bindRkey();
-            wqe.bindRegion = op == WrOpcode.BIND_MW ? (RegionAccess) wr.bindRegion() : null;
-            wqe.bindAddress = wr.bindAddress();
-            wqe.bindLength = wr.bindLength();
-            wqe.bindAccess = wr.bindAccess();
+            wqe.bindWindow = op == WrOpcode.BIND_MW ? (WindowAccess) bindWindow : null;
+            wqe.bindRkey = bindRkey;
+            wqe.bindRegion = op == WrOpcode.BIND_MW ? (RegionAccess) bindRegion : null;
+            wqe.bindAddress = bindAddress;
+            wqe.bindLength = bindLength;
+            wqe.bindAccess = bindAccess;
             wqe.remoteQpn = wr.remoteQpn();
             wqe.remoteQkey = wr.remoteQkey();
             wqe.resetProgress();
