@@ -217,7 +217,13 @@ final class Completer {
         return w.started && (w.isReadOrAtomic() ? w.responseDone : Psn.compare(s.ackedPsn, w.lastPsn) >= 0);
     }
 
+    /** The READ or atomic WQE whose PSNs hold {@code psn}, or null (also when its request was never sent). */
     private SendWqe readOrAtomicOwning(int psn) {
+        if (Psn.compare(psn, s.highestSentPsn) > 0) {
+            // A WQE has its PSNs once started, but the window or the budget may hold its request
+            // back: no responder was asked for these PSNs yet (as the check in onAcknowledge).
+            return null;
+        }
         SendWqe w = wqeOwning(psn);
         return w != null && w.isReadOrAtomic() ? w : null;
     }

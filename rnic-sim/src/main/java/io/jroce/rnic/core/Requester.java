@@ -144,7 +144,7 @@ final class Requester {
         return true;
     }
 
-    /** Transmits the s.cursor WQE from {@link #cursorPsn}; false when the window stopped it. */
+    /** Transmits the s.cursor WQE from {@link #cursorPsn}; false when the window stopped it or the WQE failed. */
     private boolean transmit(SendWqe w) {
         PacketSender out = ctx.sender;
         while (Psn.compare(s.cursorPsn, w.lastPsn) <= 0) {
@@ -178,7 +178,15 @@ final class Requester {
                     s.cursorPsn = Psn.next(s.cursorPsn);
                     return true;
                 }
-                default -> sendSegment(out, w, index, offset);
+                default -> {
+                    if (!w.isInline && !w.sg.regionsValid(ctx.keys)) {
+                        // Every packet checks its lkeys again (as rxe's copy_data): the buffer may have
+                        // been deregistered since the WQE started, before a later or a resent packet.
+                        completer.fail(w, WcStatus.LOC_PROT_ERR);
+                        return false;
+                    }
+                    sendSegment(out, w, index, offset);
+                }
             }
             s.cursorPsn = Psn.next(s.cursorPsn);
         }

@@ -245,6 +245,12 @@ final class Responder {
         }
         RecvWqe r = recvWqe;
         int len = p.payloadLength();
+        if (!pos.startsMessage() && !r.sg.regionsValid(ctx.keys)) {
+            // Every packet checks the receive buffers' lkeys again, as rxe's copy_data does: one may
+            // have been deregistered since the FIRST took the WQE (takeRecvWqe checked them then).
+            error(psn, NakCode.REMOTE_OPERATIONAL_ERROR, WcStatus.LOC_PROT_ERR);
+            return;
+        }
         if (len > 0 && !r.sg.scatter(received, p.buffer(), p.payloadOffset(), len)) {
             // The message is longer than the receive buffers: the receive completes with a length
             // error and the request is NAKed "invalid request" (IBTA 9.7.5.2.2).

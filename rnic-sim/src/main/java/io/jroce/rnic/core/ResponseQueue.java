@@ -89,10 +89,17 @@ final class ResponseQueue {
         rkey[i] = key;
     }
 
-    /** An ACK, RNR NAK or NAK; a plain ACK replaces a plain ACK just before it. */
+    /**
+     * An ACK, RNR NAK or NAK; a plain ACK replaces a plain ACK just before it, unless that one is of
+     * a later PSN (the ACK of a duplicate of an older request): the later ACK covers both.
+     */
     void addAcknowledge(int psn, int syndromeValue, int msnValue, boolean plain) {
         int tail = (head + size - 1) % CAPACITY;
-        int i = size > 0 && kind[tail] == ACKNOWLEDGE && plain && plainAck[tail] ? tail : append(ACKNOWLEDGE);
+        boolean coalesce = size > 0 && kind[tail] == ACKNOWLEDGE && plain && plainAck[tail];
+        if (coalesce && Psn.compare(psn, firstPsn[tail]) <= 0) {
+            return;
+        }
+        int i = coalesce ? tail : append(ACKNOWLEDGE);
         if (i < 0) {
             return; // full only under a flood of requests: the requester retries what it misses
         }

@@ -66,7 +66,7 @@ final class SoftAh implements AddressHandle, UdDestination {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed) {
             closed = true;
             pd.ahDestroyed();

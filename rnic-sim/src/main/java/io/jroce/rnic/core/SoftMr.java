@@ -108,8 +108,9 @@ final class SoftMr implements RegionAccess {
         closed = true;
     }
 
+    /** Synchronized: two threads closing at once would both pass the check and both release the PD's use. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed) {
             pd.deregister(this);
             closed = true;

@@ -87,8 +87,9 @@ final class SoftMw implements WindowAccess {
         return closed;
     }
 
+    /** Synchronized: two threads closing at once would both pass the check and both release the PD's use. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed) {
             pd.deallocWindow(this);
             closed = true;

@@ -294,9 +294,15 @@ final class SoftQp implements QueuePair {
         if (inline && length > maxInline) {
             throw new InvalidAttributeException("inline message of " + length + " bytes exceeds max_inline_data " + maxInline);
         }
+        // Read once: the request is the caller's, and the bind executed must be the one checked.
+        MemoryWindow bindWindow = wr.bindWindow();
+        MemoryRegion bindRegion = wr.bindRegion();
+        int bindRkey = wr.bindRkey();
+        long bindAddress = wr.bindAddress();
+        long bindLength = wr.bindLength();
+        int bindAccess = wr.bindAccess();
         if (op == WrOpcode.BIND_MW && !type1Bind) {
-            SendRequestChecks.bind(pd, wr.bindWindow(), wr.bindRkey(), wr.bindRegion(), wr.bindAddress(), wr.bindLength(),
-                wr.bindAccess(), 2);
+            SendRequestChecks.bind(pd, bindWindow, bindRkey, bindRegion, bindAddress, bindLength, bindAccess, 2);
         }
         if (op == WrOpcode.SEND_WITH_INV && type != QpType.RC) {
             throw new InvalidAttributeException("SEND_WITH_INV is only available on RC QPs");
@@ -318,9 +324,10 @@ final class SoftQp implements QueuePair {
             }
             int localAccess = op == WrOpcode.RDMA_READ || op.isAtomic() ? AccessFlags.LOCAL_WRITE : 0;
             if (inline) {
-                loadInline(wqe, wr, (int) length);
+                loadInline(wqe, wr, length);
             } else {
                 wqe.sg.load(wr, pd, device.keys(), localAccess);
+                checkUnchanged(wqe.sg, length);
             }
             wqe.isInline = inline;
             wqe.wrId = wr.wrId();
@@ -336,12 +343,12 @@ final class SoftQp implements QueuePair {
             wqe.swap = wr.swap();
             wqe.ah = ah;
             wqe.invalidateRkey = wr.invalidateRkey();
-            wqe.bindWindow = op == WrOpcode.BIND_MW ? (WindowAccess) wr.bindWindow() : null;
-            wqe.bindRkey = wr.bindRkey();
-            wqe.bindRegion = op == WrOpcode.BIND_MW ? (RegionAccess) wr.bindRegion() : null;
-            wqe.bindAddress = wr.bindAddress();
-            wqe.bindLength = wr.bindLength();
-            wqe.bindAccess = wr.bindAccess();
+            wqe.bindWindow = op == WrOpcode.BIND_MW ? (WindowAccess) bindWindow : null;
+            wqe.bindRkey = bindRkey;
+            wqe.bindRegion = op == WrOpcode.BIND_MW ? (RegionAccess) bindRegion : null;
+            wqe.bindAddress = bindAddress;
+            wqe.bindLength = bindLength;
+            wqe.bindAccess = bindAccess;
             wqe.remoteQpn = wr.remoteQpn();
             wqe.remoteQkey = wr.remoteQkey();
             wqe.resetProgress();
@@ -365,14 +372,28 @@ final class SoftQp implements QueuePair {
         return newRkey;
     }
 
-    private void loadInline(SendWqe wqe, SendWorkRequest wr, int length) {
+    private void loadInline(SendWqe wqe, SendWorkRequest wr, long length) {
         // Copied now (IBV_SEND_INLINE). Unlike libibverbs, the entries must still lie in registered
         // memory of this PD: Java cannot safely read an arbitrary address.
         wqe.sg.load(wr, pd, device.keys(), 0);
+        checkUnchanged(wqe.sg, length);
         if (length > 0) {
-            wqe.sg.gather(0, wqe.inlineView, 0, length);
+            wqe.sg.gather(0, wqe.inlineView, 0, (int) length);
         }
         wqe.sg.clear();
+    }
+
+    /**
+     * The entries copied into the WQE add up to the length every check was made on: the list is the
+     * caller's, and another thread may have changed an entry in between (the WQE would then keep a
+     * length its entries do not hold: an atomic's 8 bytes over a shorter entry, a message gathered
+     * past its last entry).
+     */
+    private static void checkUnchanged(SgList sg, long checkedLength) {
+        if (sg.totalLength() != checkedLength) {
+            throw new InvalidAttributeException("the send work request's sg_list changed while it was posted: "
+                + checkedLength + " bytes when checked, " + sg.totalLength() + " when copied");
+        }
     }
 
     @Override

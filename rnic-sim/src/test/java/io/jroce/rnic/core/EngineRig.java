@@ -20,6 +20,7 @@ import io.jroce.verbs.Gid;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
+import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WorkCompletion;
@@ -95,6 +96,33 @@ final class EngineRig {
         }
         fill(w, wrId, WrOpcode.SEND, length);
         qp.sq.publish();
+    }
+
+    /** Posts a signaled SEND of {@code length} bytes gathered from {@code local} at offset 0. */
+    void postSendFrom(long wrId, TestRegion local, int length) {
+        SendWqe w = qp.sq.claim();
+        w.sg.load(new SendWorkRequest().sgList(new ScatterGatherEntry(local.address(), length, local.lkey())),
+            pd, keys, 0);
+        w.isInline = false;
+        fill(w, wrId, WrOpcode.SEND, length);
+        qp.sq.publish();
+    }
+
+    /** Posts a receive of {@code length} bytes into {@code local} at offset 0 on the QP's own queue. */
+    void postRecv(long wrId, TestRegion local, int length) {
+        RecvWqe r = qp.rq.claim();
+        r.sg.load(new ReceiveWorkRequest().sgList(new ScatterGatherEntry(local.address(), length, local.lkey())),
+            pd, keys, 0);
+        r.wrId = wrId;
+        qp.rq.publish();
+    }
+
+    /** A request packet of {@code opcode} without extension headers (a SEND) from the peer, asking for an ACK. */
+    void request(int opcode, int psn, byte[] payload, long nowNs) {
+        RocePacket p = incoming(opcode, psn, payload.length);
+        p.bth().ackRequest(true);
+        inBuffer.putBytes(p.payloadOffset(), payload);
+        t.responder.onRequest(received(p), nowNs);
     }
 
     /** Posts a signaled RDMA READ of {@code length} bytes into {@code local} from offset 0. */

@@ -45,6 +45,44 @@ class RequesterCompleterTest {
     }
 
     /**
+     * Every packet of a SEND or WRITE reads its local buffers only while their lkeys are valid (as
+     * rxe's copy_data looks the lkey up for every packet): a packet sent again after the buffer was
+     * deregistered reads nothing, and the WQE completes with a local protection error.
+     */
+    @Test
+    void aPacketResentAfterItsBufferIsDeregisteredReadsNothingAndFailsTheWqe() {
+        EngineRig rig = new EngineRig(256).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 3 * EngineRig.MTU);
+        rig.postSendFrom(1, mr, 3 * EngineRig.MTU);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_FIRST 100", "RC_SEND_MIDDLE 101", "RC_SEND_LAST 102"), rig.transport.take());
+
+        rig.keys.release(mr.lkey()); // deregistered while the SEND is outstanding
+        rig.nak(101, NakCode.PSN_SEQUENCE_ERROR, 10);
+        rig.t.requester.doWork(20);
+        assertEquals(List.of(), rig.transport.take(), "nothing is read from a deregistered buffer");
+        assertEquals(List.of("1 LOC_PROT_ERR SEND " + 3 * EngineRig.MTU), rig.sendCq.take());
+        assertEquals(QpState.ERR, rig.qp.state);
+    }
+
+    /** The same when the budget held the rest of the message back and the buffer is deregistered meanwhile. */
+    @Test
+    void theRestOfAMessageHeldBackIsNotReadAfterItsBufferIsDeregistered() {
+        EngineRig rig = new EngineRig(1).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 3 * EngineRig.MTU);
+        rig.postSendFrom(1, mr, 3 * EngineRig.MTU);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_FIRST 100"), rig.transport.take());
+
+        rig.keys.release(mr.lkey());
+        rig.ack(100, 10);
+        rig.t.requester.doWork(20);
+        assertEquals(List.of(), rig.transport.take(), "nothing is read from a deregistered buffer");
+        assertEquals(List.of("1 LOC_PROT_ERR SEND " + 3 * EngineRig.MTU), rig.sendCq.take());
+        assertEquals(QpState.ERR, rig.qp.state);
+    }
+
+    /**
      * Issue 11: a NAK or RNR NAK whose PSN was never sent (a forged one) is dropped and counted; it
      * fails no WQE, moves the QP nowhere and holds nothing back.
      */
@@ -241,6 +279,36 @@ class RequesterCompleterTest {
         System.arraycopy(last, 0, expected, 2 * EngineRig.MTU, last.length);
         assertArrayEquals(expected, placed);
         assertEquals(0, rig.t.sendState.outstandingReadAtomic);
+    }
+
+    /**
+     * A READ the budget held back has its PSNs but was never sent: a READ response or an atomic
+     * acknowledgement at those PSNs (forged: no responder was asked) is dropped like any response
+     * to a PSN never sent. Taken, it would place its data, complete the READ and acknowledge the
+     * SEND before it, and move the acknowledged PSN past the highest sent, which gives back to the
+     * device's budget packets never charged.
+     */
+    @Test
+    void aResponseForAReadNotYetSentIsDroppedAndChangesNothing() {
+        EngineRig rig = new EngineRig(1).rts(PSN, 0, 7, 0);
+        EngineRig.TestRegion local = new EngineRig.TestRegion(rig.keys, rig.pd, 4096);
+        rig.postSend(1, 10);
+        rig.postRead(2, local, 16, 0x1000, 0x55);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take(), "the budget holds the READ back");
+        assertEquals(1, rig.budget.inFlight());
+
+        rig.readResponse(Opcode.RC_RDMA_READ_RESPONSE_ONLY, 101, bytes(16, 7), 10);
+        assertEquals(1, rig.counters.get(Counter.DROP_UNEXPECTED_RESPONSE));
+        assertEquals(0, local.view.getByte(0), "nothing placed");
+        assertEquals(List.of(), rig.sendCq.take(), "neither the SEND nor the READ completes");
+        assertEquals(1, rig.budget.inFlight());
+        assertEquals(QpState.RTS, rig.qp.state);
+
+        rig.ack(100, 20); // the SEND's real ACK frees the budget: the READ goes
+        rig.t.requester.doWork(20);
+        assertEquals(List.of("RC_RDMA_READ_REQUEST 101"), rig.transport.take());
+        assertEquals(List.of("1 SUCCESS SEND 10"), rig.sendCq.take());
     }
 
     private static byte[] bytes(int n, int seed) {

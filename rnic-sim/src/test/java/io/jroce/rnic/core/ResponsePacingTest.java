@@ -160,4 +160,20 @@ class ResponsePacingTest {
         assertEquals(QpState.ERR, rig.qp.state);
         assertEquals(1, rig.fatalErrors);
     }
+
+    @Test
+    void theAcknowledgementOfAnOlderDuplicateDoesNotReplaceANewerOneQueued() {
+        EngineRig rig = rig();
+        rig.qp.accessFlags = AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE;
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 4 * MTU);
+        rig.readRequest(EPSN, mr.address(), mr.rkey(), 2 * MTU, 0);
+        rig.writeOnly(EPSN + 2, mr.address(), mr.rkey(), new byte[8], 0); // its ACK waits behind the READ
+        rig.writeOnly(EPSN - 1, mr.address(), mr.rkey(), new byte[8], 0); // a duplicate of an older WRITE
+        rig.sendResponses();
+        // The ACK of EPSN + 2 covers the duplicate; one of EPSN - 1 in its place would leave the
+        // requester without the acknowledgement of EPSN + 2 until its timer expired.
+        assertEquals(List.of("RC_RDMA_READ_RESPONSE_FIRST 1000", "RC_RDMA_READ_RESPONSE_LAST 1001",
+            "RC_ACKNOWLEDGE 1002"), rig.transport.take());
+        assertEquals(QpState.RTS, rig.qp.state);
+    }
 }
