@@ -13,6 +13,9 @@ import io.jroce.verbs.ResourceClosedException;
  * {@code if (users.mayClose(...)) { undo what it holds; users.markClosed(); }}.
  */
 final class ResourceUsers {
+    /** While the owner closes: {@link #add()} refuses from the moment the count was found 0. */
+    private static final int CLOSING = Integer.MIN_VALUE;
+
     private final AtomicInteger count = new AtomicInteger();
     private final String closedMessage;
     private volatile boolean closed;
@@ -22,9 +25,20 @@ final class ResourceUsers {
         this.closedMessage = closedMessage;
     }
 
-    /** One more user. */
+    /**
+     * One more user; refused with {@link ResourceClosedException} once the owner is closing or
+     * closed, so a user never attaches to a resource whose close found no users.
+     */
     void add() {
-        count.incrementAndGet();
+        while (true) {
+            int c = count.get();
+            if (c == CLOSING || closed) {
+                throw new ResourceClosedException(closedMessage);
+            }
+            if (count.compareAndSet(c, c + 1)) {
+                return;
+            }
+        }
     }
 
     /** One user fewer. */
@@ -41,17 +55,27 @@ final class ResourceUsers {
     /**
      * False when the resource is closed already (closing again does nothing); throws
      * {@link ResourceBusyException} with {@code busyMessage} of the number of users while any
-     * remains; true otherwise, and the owner then closes and calls {@link #markClosed()}.
+     * remains; true otherwise: from then on no user can be added, and the owner closes and calls
+     * {@link #markClosed()}, or {@link #abortClose()} if it cannot close after all.
      */
     boolean mayClose(IntFunction<String> busyMessage) {
-        if (closed) {
-            return false;
+        while (true) {
+            if (closed) {
+                return false;
+            }
+            int c = count.get();
+            if (c > 0) {
+                throw new ResourceBusyException(busyMessage.apply(c));
+            }
+            if (c == CLOSING || count.compareAndSet(0, CLOSING)) {
+                return true;
+            }
         }
-        int n = count.get();
-        if (n > 0) {
-            throw new ResourceBusyException(busyMessage.apply(n));
-        }
-        return true;
+    }
+
+    /** The owner could not close after {@link #mayClose} allowed it: users may attach again. */
+    void abortClose() {
+        count.compareAndSet(CLOSING, 0);
     }
 
     void markClosed() {

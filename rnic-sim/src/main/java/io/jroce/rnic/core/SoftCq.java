@@ -194,7 +194,12 @@ final class SoftCq implements CompletionQueue, CompletionSink {
             return;
         }
         if (channel != null) {
-            channel.detach(this); // refused while events taken for this CQ are unacknowledged
+            try {
+                channel.detach(this); // refused while events taken for this CQ are unacknowledged
+            } catch (RuntimeException e) {
+                users.abortClose();
+                throw e;
+            }
         }
         users.markClosed();
         waiters.close();

@@ -249,17 +249,18 @@ public final class SoftDevice implements RdmaDevice {
             qpns.release(qpn);
             throw e;
         }
+        boolean sendAttached = false;
         try {
-            qp.sendCq.attach();
-        } catch (RuntimeException e) {
-            memory.refund(qp.footprint); // a CQ destroyed meanwhile: the QP never comes to be
-            qpns.release(qpn);
-            throw e;
-        }
-        try {
+            qp.sendCq.attach(); // refused when a CQ is being destroyed meanwhile: the QP never comes to be
+            sendAttached = true;
             qp.recvCq.attach();
         } catch (RuntimeException e) {
-            qp.sendCq.detach();
+            if (sendAttached) {
+                qp.sendCq.detach();
+            }
+            if (qp.srq != null) {
+                qp.srq.detach();
+            }
             memory.refund(qp.footprint);
             qpns.release(qpn);
             throw e;

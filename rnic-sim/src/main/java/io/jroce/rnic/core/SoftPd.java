@@ -82,9 +82,15 @@ final class SoftPd implements PdOwner {
             throw new InvalidAttributeException("cannot register " + length + " bytes at 0x" + Long.toHexString(address)
                 + ": " + problem);
         }
-        SoftMr mr = new SoftMr(this, slice, address, length, access);
-        mr.key(device.keys().allocate(mr));
-        users.add();
+        users.add(); // first: a PD being deallocated meanwhile refuses the region before it has a key
+        SoftMr mr;
+        try {
+            mr = new SoftMr(this, slice, address, length, access);
+            mr.key(device.keys().allocate(mr));
+        } catch (RuntimeException e) {
+            users.remove();
+            throw e;
+        }
         return mr;
     }
 
@@ -143,9 +149,15 @@ final class SoftPd implements PdOwner {
         if (type != 1 && type != 2) {
             throw new InvalidAttributeException("memory window type must be 1 or 2, got " + type);
         }
-        SoftMw mw = new SoftMw(this, type);
-        mw.rkey(device.keys().allocate(mw));
         users.add();
+        SoftMw mw;
+        try {
+            mw = new SoftMw(this, type);
+            mw.rkey(device.keys().allocate(mw));
+        } catch (RuntimeException e) {
+            users.remove();
+            throw e;
+        }
         return mw;
     }
 
@@ -175,8 +187,14 @@ final class SoftPd implements PdOwner {
     public QueuePair createQp(QpInitAttributes init) {
         ensureOpen();
         Arguments.notNull(init, "qp_init_attr");
-        SoftQp qp = device.createQp(this, init);
         users.add();
+        SoftQp qp;
+        try {
+            qp = device.createQp(this, init);
+        } catch (RuntimeException e) {
+            users.remove();
+            throw e;
+        }
         return qp;
     }
 
@@ -187,8 +205,14 @@ final class SoftPd implements PdOwner {
     @Override
     public AddressHandle createAddressHandle(AddressVector av) {
         ensureOpen();
-        SoftAh ah = new SoftAh(this, av);
         users.add();
+        SoftAh ah;
+        try {
+            ah = new SoftAh(this, av);
+        } catch (RuntimeException e) {
+            users.remove();
+            throw e;
+        }
         return ah;
     }
 
@@ -200,8 +224,14 @@ final class SoftPd implements PdOwner {
     @Override
     public SharedReceiveQueue createSrq(int maxWr, int maxSge) {
         ensureOpen();
-        SoftSrq srq = new SoftSrq(this, maxWr, maxSge);
         users.add();
+        SoftSrq srq;
+        try {
+            srq = new SoftSrq(this, maxWr, maxSge);
+        } catch (RuntimeException e) {
+            users.remove();
+            throw e;
+        }
         return srq;
     }
 

@@ -106,19 +106,24 @@ final class SoftQp implements QueuePair {
         device.memory().charge(footprint, "a " + type + " QP of max_send_wr=" + init.maxSendWr() + ", max_send_sge="
             + init.maxSendSge() + ", max_inline_data=" + init.maxInlineData() + ", max_recv_wr=" + recvWr
             + ", max_recv_sge=" + init.maxRecvSge());
-        this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
-        this.rq = new WorkQueueRing<>(recvWr, () -> new RecvWqe(recvSge));
-        this.maxSendSge = init.maxSendSge();
-        this.maxRecvSge = init.maxRecvSge();
-        this.t = new QpContext(qpn, type, pd, sq, rq, srq, sendCq, recvCq);
-        this.transport = new QpTransport(device.engine().context(), t, () -> device.qpEnteredError(this));
-        if (type == QpType.UD) {
-            // UD has no path MTU attribute: a message fits one packet of the port's MTU (IBTA 9.8.3).
-            pathMtu = device.activeMtu();
-            t.mtu = pathMtu.bytes();
-        }
-        if (srq != null) {
-            srq.attach();
+        try {
+            this.sq = new WorkQueueRing<>(init.maxSendWr(), () -> new SendWqe(sendSge, init.maxInlineData()));
+            this.rq = new WorkQueueRing<>(recvWr, () -> new RecvWqe(recvSge));
+            this.maxSendSge = init.maxSendSge();
+            this.maxRecvSge = init.maxRecvSge();
+            this.t = new QpContext(qpn, type, pd, sq, rq, srq, sendCq, recvCq);
+            this.transport = new QpTransport(device.engine().context(), t, () -> device.qpEnteredError(this));
+            if (type == QpType.UD) {
+                // UD has no path MTU attribute: a message fits one packet of the port's MTU (IBTA 9.8.3).
+                pathMtu = device.activeMtu();
+                t.mtu = pathMtu.bytes();
+            }
+            if (srq != null) {
+                srq.attach(); // refused when the SRQ is being destroyed meanwhile
+            }
+        } catch (RuntimeException e) {
+            device.memory().refund(footprint);
+            throw e;
         }
     }
 

@@ -36,4 +36,25 @@ class ResourceUsersTest {
         assertEquals("thing is destroyed", e.getMessage());
         assertFalse(users.mayClose(n -> "unused"), "already closed");
     }
+
+    /**
+     * The race the attacker review named: a QP attaching to a CQ (or an MR to a PD) between the
+     * owner's finding no users and its closing. Once close has found no users, no user attaches.
+     */
+    @Test
+    void noUserAttachesOnceCloseFoundNone() {
+        assertTrue(users.mayClose(n -> "unused"));
+        ResourceClosedException e = assertThrows(ResourceClosedException.class, users::add);
+        assertEquals("thing is destroyed", e.getMessage());
+        users.markClosed();
+        assertThrows(ResourceClosedException.class, users::add);
+    }
+
+    @Test
+    void anAbortedCloseLetsUsersAttachAgain() {
+        assertTrue(users.mayClose(n -> "unused"));
+        users.abortClose(); // e.g. the CQ's channel refused to let it go
+        assertDoesNotThrow(users::add);
+        assertThrows(ResourceBusyException.class, () -> users.mayClose(n -> "used"));
+    }
 }
