@@ -116,9 +116,10 @@ class RcOverLossyUdpTest {
     }
 
     private static void connect(QueuePair qp, RdmaDevice peer, int peerQpn, int peerPort) {
-        // timeout 12 = 16.8 ms: quick recovery of a lost tail packet; retry_cnt 7 makes exhaustion
-        // need eight losses of the same packet in a row (10^-8 at 10% loss).
-        QpConnector.rc().accessFlags(ACCESS).rdAtomic(4).minRnrTimer(1).timeout(12)
+        // timeout 15 = 134 ms: a lost tail packet is resent soon; retry_cnt 7 makes exhaustion
+        // need eight losses of the same packet in a row (10^-8 at 10% loss), or over a second with
+        // no progress at all, which a loaded 2-core CI machine could reach at 16.8 ms (timeout 12).
+        QpConnector.rc().accessFlags(ACCESS).rdAtomic(4).minRnrTimer(1).timeout(15)
             .connect(qp, 0xfff000, new RemoteQp(peerQpn, 0xfff000, peer.gids().get(0), peerPort));
     }
 }
