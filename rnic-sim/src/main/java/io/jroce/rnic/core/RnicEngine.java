@@ -128,7 +128,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         sender.flushIfNeeded();
     }
 
-    /** Expires retransmission and RNR timers. I/O thread. */
+    /** Expires retransmission and RNR timers, and the GSI handler's (the CM's). I/O thread. */
     void onTimer() {
         long now = io.nowNs();
         for (QpTransport t : qps.values()) {
@@ -137,6 +137,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 t.requester.onTimer(now);
             }
         }
+        gsi.onTimer(now);
         sender.flushIfNeeded();
     }
 
