@@ -9,7 +9,8 @@ package io.jroce.rnic.cm;
  * @param localGid           this device's GID the REQ leaves from
  * @param peerGid            the passive side's GID
  * @param localQpn           the RC QP this side connects
- * @param startingPsn        the PSN the passive side's responder expects first (24 bits)
+ * @param startingPsn        the PSN this side's QP expects first (its RQ PSN at RTR); the passive side sends
+ *                           from it ({@code ib_send_cm_req} keeps it as {@code rq_psn}); 24 bits
  * @param responderResources RDMA READs and atomics this side serves at once
  * @param initiatorDepth     RDMA READs and atomics this side has outstanding at once
  * @param retryCount         transport retries (clamped to 7 as the CMA does)

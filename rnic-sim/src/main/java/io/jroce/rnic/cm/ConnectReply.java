@@ -5,7 +5,8 @@ package io.jroce.rnic.cm;
  * initiator depth swapped into this side's view.
  *
  * @param remoteQpn          the passive side's QP: this side's QP's destination
- * @param startingPsn        the passive side's first PSN: this side's QP's expected PSN (RTR)
+ * @param startingPsn        the PSN the passive side's QP expects first: this side's QP sends from it (its SQ
+ *                           PSN at RTS; {@code cm_rep_handler} sets {@code sq_psn} from it)
  * @param responderResources this side's responder resources: the REP's initiator depth
  * @param initiatorDepth     this side's initiator depth: the REP's responder resources
  * @param rnrRetryCount      the RNR retry count for this side's requester

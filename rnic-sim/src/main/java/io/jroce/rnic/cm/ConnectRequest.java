@@ -7,7 +7,8 @@ package io.jroce.rnic.cm;
  *
  * @param serviceId          the service the REQ asked for
  * @param remoteQpn          the active side's QP: this side's QP's destination
- * @param startingPsn        the active side's first PSN: this side's QP's expected PSN (RTR)
+ * @param startingPsn        the PSN the active side's QP expects first: this side's QP sends from it (its SQ
+ *                           PSN at RTS), as the kernel's {@code sq_psn} on the passive side
  * @param responderResources this side's responder resources: the REQ's initiator depth
  * @param initiatorDepth     this side's initiator depth: the REQ's responder resources
  * @param retryCount         the transport retry count the REQ asks for
