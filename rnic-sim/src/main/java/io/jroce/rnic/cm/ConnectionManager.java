@@ -400,12 +400,22 @@ public final class ConnectionManager implements MadHandler {
             }
             return;
         }
+        int reason = rej.reason();
+        // cm_rej_handler: before the REP was reported the connection ends at once (or, rejected as
+        // stale, waits out TimeWait); after it, it always goes through TimeWait.
         switch (c.state) {
-            case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REP_RCVD, MRA_REP_SENT -> {
-                c.timer = CmConnection.Timer.NONE;
-                forget(c);
-                c.state = CmState.IDLE;
-                c.events.onRejected(c, rej.reason());
+            case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REQ_RCVD, MRA_REQ_SENT -> {
+                if (reason == CmRejFlyweight.REASON_STALE_CONN) {
+                    enterTimeWait(c, gsi.nowNs());
+                } else {
+                    forget(c);
+                    c.state = CmState.IDLE;
+                }
+                c.events.onRejected(c, reason);
+            }
+            case REP_RCVD, MRA_REP_SENT, DREQ_SENT, ESTABLISHED -> {
+                enterTimeWait(c, gsi.nowNs());
+                c.events.onRejected(c, reason);
             }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
         }

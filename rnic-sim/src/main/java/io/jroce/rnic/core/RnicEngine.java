@@ -137,7 +137,11 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 t.requester.onTimer(now);
             }
         }
-        gsi.onTimer(now);
+        try {
+            gsi.onTimer(now);
+        } catch (RuntimeException e) {
+            LOG.error("the GSI handler's timer failed", e); // the transport's timers must keep running
+        }
         sender.flushIfNeeded();
     }
 

@@ -76,6 +76,7 @@ class CmFabricTest {
         boolean rejectRequest;
         ConnectionManager cm;
         boolean disconnectOnDreq = true;
+        boolean rejectReply;
 
         @Override
         public void onConnectRequest(CmConnection c, ConnectRequest r) {
@@ -93,7 +94,11 @@ class CmFabricTest {
         public void onReply(CmConnection c, ConnectReply r) {
             events.add("REPLY");
             reply = r;
-            cm.ready(c);
+            if (rejectReply) {
+                cm.reject(c, new byte[0]);
+            } else {
+                cm.ready(c);
+            }
         }
 
         @Override
@@ -333,6 +338,28 @@ class CmFabricTest {
         assertEquals(a.localCommId(), rej.remoteCommId());
         assertEquals(9, rej.buffer().getByte(CmRejFlyweight.PRIVATE_DATA_OFFSET));
         assertEquals(0, cmB.connections());
+    }
+
+    @Test
+    void anActiveConsumerRejectingTheRepSendsRej28AndThePassiveSideForgetsTheConnection() {
+        eventsA.rejectReply = true;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(wire.get(0).tid(), m.tid());
+        assertEquals(a.localCommId(), rej.localCommId());
+        assertEquals(b.localCommId(), rej.remoteCommId());
+        assertEquals(CmRejFlyweight.REJECTED_REP, rej.messageRejected());
+        assertEquals(28, rej.reason());
+        assertEquals(List.of("CONNECT_REQUEST", "REJECTED 28"), eventsB.events);
+        assertEquals(CmState.IDLE, a.state());
+        assertEquals(CmState.IDLE, b.state());
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+        fabric.runFor(5000 * MS);
+        assertEquals(1, sent(MadHeaderFlyweight.ATTR_REP).size(), "the REP's retransmission was cancelled");
     }
 
     @Test
