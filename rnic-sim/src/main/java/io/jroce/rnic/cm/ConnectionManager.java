@@ -14,7 +14,6 @@ import io.jroce.rnic.core.MadHandler;
 import io.jroce.stack.mad.CmDrepFlyweight;
 import io.jroce.stack.mad.CmDreqFlyweight;
 import io.jroce.stack.mad.CmMraFlyweight;
-import io.jroce.stack.mad.CmPathFlyweight;
 import io.jroce.stack.mad.CmRejFlyweight;
 import io.jroce.stack.mad.CmRepFlyweight;
 import io.jroce.stack.mad.CmReqFlyweight;
@@ -35,13 +34,8 @@ import io.jroce.stack.stats.Counters;
 public final class ConnectionManager implements MadHandler {
     /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
     public static final int PORT_SPACE_TCP = 0x0106;
-    /** The path values the CMA uses on RoCE: permissive LIDs, hop limit 64 (cma_resolve_iboe_route). */
-    static final int PERMISSIVE_LID = 0xFFFF;
-    static final int HOP_LIMIT = 64;
-    /** The REP's target ACK delay: the CA's ACK delay exponent, 15 as rxe reports it. */
-    static final int TARGET_ACK_DELAY = 15;
-    private static final int MAX_COUNT = 7;
     private static final long NS_PER_MS = 1_000_000L;
+    private static final byte[] NO_PRIVATE_DATA = new byte[0];
 
     private final Gsi gsi;
     private final Counters counters;
@@ -51,18 +45,21 @@ public final class ConnectionManager implements MadHandler {
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
-    private long nextDeadlineNs = Long.MAX_VALUE;
+    /** Whether any connection's timer runs, and the earliest deadline among them. */
+    private boolean timersArmed;
+    private long nextDeadlineNs;
 
-    private final UnsafeBuffer out = new UnsafeBuffer(new byte[Gsi.MAD_LENGTH]);
+    private final CmMessageWriter writer = new CmMessageWriter();
+    /** Views of received messages. */
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
     private final CmReqFlyweight req = new CmReqFlyweight();
-    private final CmPathFlyweight path = new CmPathFlyweight();
     private final CmRepFlyweight rep = new CmRepFlyweight();
     private final CmRtuFlyweight rtu = new CmRtuFlyweight();
     private final CmRejFlyweight rej = new CmRejFlyweight();
     private final CmMraFlyweight mra = new CmMraFlyweight();
     private final CmDreqFlyweight dreq = new CmDreqFlyweight();
     private final CmDrepFlyweight drep = new CmDrepFlyweight();
+    private final UnsafeBuffer pendingView = new UnsafeBuffer(0, 0);
 
     /** The kernel's stale-connection and duplicate tables key a peer's connection on these two. */
     private record RemoteId(int commId, long caGuid) {
@@ -126,9 +123,11 @@ public final class ConnectionManager implements MadHandler {
             Gsi.ROCE_PORT, events);
         c.localQpn = p.localQpn() & 0xFFFFFF;
         c.tid = CmTransactionId.form(hiTid, c.localCommId);
-        c.intervalNs = CmTimeouts.reqIntervalMs(CmTimeouts.PACKET_LIFE_TIME, CmTimeouts.CM_RESPONSE_TIMEOUT) * NS_PER_MS;
+        c.intervalNs = NS_PER_MS
+            * CmTimeouts.reqIntervalMs(CmTimeouts.PACKET_LIFE_TIME, CmTimeouts.CM_RESPONSE_TIMEOUT);
         c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
-        formatReq(c, p);
+        writer.req(c, p, caGuid);
+        writer.copyTo(c.pending);
         byLocalId.put(c.localCommId, c);
         c.state = CmState.REQ_SENT;
         sendPending(c, gsi.nowNs());
@@ -143,15 +142,8 @@ public final class ConnectionManager implements MadHandler {
                 + " bytes of private data, got " + p.privateData().length);
         }
         c.localQpn = p.localQpn() & 0xFFFFFF;
-        rep.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_REP, c.tid);
-        rep.localCommId(c.localCommId).remoteCommId(c.remoteCommId).localQKey(0).localQpn(c.localQpn)
-            .startingPsn(p.startingPsn() & 0xFFFFFF).responderResources(p.responderResources())
-            .initiatorDepth(p.initiatorDepth()).targetAckDelay(TARGET_ACK_DELAY).failoverAccepted(0)
-            .endToEndFlowControl(false).rnrRetryCount(Math.min(p.rnrRetryCount(), MAX_COUNT)).srq(false)
-            .localCaGuid(caGuid);
-        rep.putPrivateData(p.privateData(), 0, p.privateData().length);
-        out.getBytes(0, c.pending);
+        writer.rep(c, p, caGuid);
+        writer.copyTo(c.pending);
         c.state = CmState.REP_SENT;
         sendPending(c, gsi.nowNs());
     }
@@ -160,7 +152,8 @@ public final class ConnectionManager implements MadHandler {
     public void ready(CmConnection c) {
         expect(c, CmState.REP_RCVD, CmState.MRA_REP_SENT);
         c.state = CmState.ESTABLISHED;
-        sendRtu(c);
+        writer.rtu(c);
+        send(c);
         c.events.onEstablished(c);
     }
 
@@ -177,8 +170,7 @@ public final class ConnectionManager implements MadHandler {
         // The CMA armed a delayed MRA, so the kernel's state is MRA_REQ_SENT and the REJ carries the
         // local comm ID (cm_format_rej).
         int rejected = c.active ? CmRejFlyweight.REJECTED_REP : CmRejFlyweight.REJECTED_REQ;
-        formatRej(c.tid, c.localCommId, c.remoteCommId, rejected, CmRejFlyweight.REASON_CONSUMER_DEFINED);
-        rej.putPrivateData(privateData, 0, privateData.length);
+        writer.rej(c.tid, c.localCommId, c.remoteCommId, rejected, CmRejFlyweight.REASON_CONSUMER_DEFINED, privateData);
         send(c);
         forget(c);
         c.state = CmState.IDLE;
@@ -193,15 +185,15 @@ public final class ConnectionManager implements MadHandler {
         long now = gsi.nowNs();
         switch (c.state) {
             case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
-                dreq.wrap(out, 0).clear();
-                header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_DREQ, CmTransactionId.form(hiTid, c.localCommId));
-                dreq.localCommId(c.localCommId).remoteCommId(c.remoteCommId).remoteQpn(c.remoteQpn);
-                out.getBytes(0, c.pending);
+                // cm_format_dreq forms a TID of this side's own ID (the active side's REQ TID again).
+                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
+                writer.copyTo(c.pending);
                 c.state = CmState.DREQ_SENT;
                 sendPending(c, now);
             }
             case DREQ_RCVD -> {
-                sendDrep(c.tid, c.localCommId, c.remoteCommId, c.localGid, c.peerGid, c.peerPort);
+                writer.drep(c.tid, c.localCommId, c.remoteCommId);
+                send(c);
                 enterTimeWait(c, now);
             }
             default -> throw new IllegalStateException(c + ": nothing to disconnect");
@@ -231,20 +223,17 @@ public final class ConnectionManager implements MadHandler {
 
     @Override
     public void onTimer(long nowNs) {
-        if (nowNs < nextDeadlineNs) {
+        if (!timersArmed || nextDeadlineNs - nowNs > 0) {
             return;
         }
-        nextDeadlineNs = Long.MAX_VALUE;
-        // Events may connect or forget connections: walk a copy.
+        timersArmed = false;
+        // Events may connect or forget connections (and arm timers): walk a copy.
         for (CmConnection c : new ArrayList<>(byLocalId.values())) {
-            if (c.timer == CmConnection.Timer.NONE) {
-                continue;
-            }
-            if (nowNs >= c.deadlineNs) {
+            if (c.timer != CmConnection.Timer.NONE && c.deadlineNs - nowNs <= 0) {
                 expire(c, nowNs);
             }
             if (c.timer != CmConnection.Timer.NONE && byLocalId.get(c.localCommId) == c) {
-                nextDeadlineNs = Math.min(nextDeadlineNs, c.deadlineNs);
+                noteDeadline(c.deadlineNs);
             }
         }
     }
@@ -261,7 +250,7 @@ public final class ConnectionManager implements MadHandler {
             c.retriesLeft--;
             counters.increment(Counter.CM_RETRANSMITS);
             c.deadlineNs = nowNs + c.intervalNs;
-            gsi.send(new UnsafeBuffer(c.pending), 0, c.localGid, c.peerGid, c.peerPort);
+            sendPendingAgain(c);
             return;
         }
         // Out of retries (cm_process_send_error): a REQ or REP's connection is gone, a DREQ's goes to TimeWait.
@@ -294,12 +283,13 @@ public final class ConnectionManager implements MadHandler {
         CmEvents listener = listeners.get(req.serviceId());
         if (listener == null) {
             // cm_issue_rej: no CM ID answers, so the local comm ID is 0; the REQ's TID is echoed.
-            formatRej(header.wrap(mad, 0).transactionId(), 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ,
-                CmRejFlyweight.REASON_INVALID_SERVICE_ID);
-            gsi.send(out, 0, localGid, peerGid, peerPort);
+            writer.rej(header.wrap(mad, 0).transactionId(), 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ,
+                CmRejFlyweight.REASON_INVALID_SERVICE_ID, NO_PRIVATE_DATA);
+            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
             return;
         }
-        CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort, listener);
+        CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort,
+            listener);
         c.remoteCommId = req.localCommId();
         c.remoteCaGuid = req.localCaGuid();
         c.remoteQpn = req.localQpn();
@@ -323,11 +313,12 @@ public final class ConnectionManager implements MadHandler {
         switch (c.state) {
             case REQ_RCVD, MRA_REQ_SENT -> {
                 c.state = CmState.MRA_REQ_SENT;
-                sendMra(c, CmMraFlyweight.MRAED_REQ);
+                writer.mra(c, CmMraFlyweight.MRAED_REQ);
+                send(c);
             }
             case TIMEWAIT -> {
-                formatRej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
-                    CmRejFlyweight.REASON_STALE_CONN);
+                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_STALE_CONN, NO_PRIVATE_DATA);
                 send(c);
             }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // the REP (or its retransmission) answers it
@@ -352,7 +343,8 @@ public final class ConnectionManager implements MadHandler {
                 byte[] privateData = new byte[CmRepFlyweight.PRIVATE_DATA_LENGTH];
                 rep.getPrivateData(privateData, 0, privateData.length);
                 c.events.onReply(c, new ConnectReply(rep.localQpn(), rep.startingPsn(), rep.initiatorDepth(),
-                    rep.responderResources(), rep.rnrRetryCount(), rep.targetAckDelay(), rep.localCaGuid(), privateData));
+                    rep.responderResources(), rep.rnrRetryCount(), rep.targetAckDelay(), rep.localCaGuid(),
+                    privateData));
             }
             // cm_dup_rep_handler: a repeat before the consumer answered gets the CMA's MRA, after it the RTU again.
             case REP_RCVD, MRA_REP_SENT -> {
@@ -361,14 +353,16 @@ public final class ConnectionManager implements MadHandler {
                     return;
                 }
                 c.state = CmState.MRA_REP_SENT;
-                sendMra(c, CmMraFlyweight.MRAED_REP);
+                writer.mra(c, CmMraFlyweight.MRAED_REP);
+                send(c);
             }
             case ESTABLISHED -> {
                 if (rep.localCommId() != c.remoteCommId) {
                     counters.increment(Counter.CM_DROP_UNMATCHED);
                     return;
                 }
-                sendRtu(c);
+                writer.rtu(c);
+                send(c);
             }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
         }
@@ -454,7 +448,8 @@ public final class ConnectionManager implements MadHandler {
         CmConnection c = byLocalId.get(dreq.remoteCommId());
         if (c == null || c.remoteCommId != dreq.localCommId()) {
             // cm_issue_drep: whoever disconnects a connection this side does not know gets its DREP.
-            sendDrep(tid, dreq.remoteCommId(), dreq.localCommId(), localGid, peerGid, peerPort);
+            writer.drep(tid, dreq.remoteCommId(), dreq.localCommId());
+            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
             return;
         }
         if (dreq.remoteQpn() != c.localQpn) {
@@ -468,7 +463,10 @@ public final class ConnectionManager implements MadHandler {
                 c.state = CmState.DREQ_RCVD;
                 c.events.onDisconnected(c);
             }
-            case TIMEWAIT -> sendDrep(tid, c.localCommId, c.remoteCommId, c.localGid, c.peerGid, c.peerPort);
+            case TIMEWAIT -> {
+                writer.drep(tid, c.localCommId, c.remoteCommId);
+                send(c);
+            }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // DREQ_RCVD: the consumer's DREP answers
         }
     }
@@ -502,80 +500,34 @@ public final class ConnectionManager implements MadHandler {
         arm(c, CmConnection.Timer.TIMEWAIT, nowNs + CmTimeouts.timeWaitMs(CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS);
     }
 
-    private void formatReq(CmConnection c, ConnectParams p) {
-        req.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_REQ, c.tid);
-        req.localCommId(c.localCommId).serviceId(p.serviceId()).localCaGuid(caGuid).localQKey(0)
-            .localQpn(c.localQpn).responderResources(p.responderResources()).initiatorDepth(p.initiatorDepth())
-            .remoteCmResponseTimeout(CmTimeouts.CM_RESPONSE_TIMEOUT).transportServiceType(CmReqFlyweight.TRANSPORT_RC)
-            .endToEndFlowControl(false).startingPsn(p.startingPsn() & 0xFFFFFF)
-            .localCmResponseTimeout(CmTimeouts.CM_RESPONSE_TIMEOUT).retryCount(Math.min(p.retryCount(), MAX_COUNT))
-            .partitionKey(0xFFFF).pathMtu(p.pathMtu()).rdcExists(false)
-            .rnrRetryCount(Math.min(p.rnrRetryCount(), MAX_COUNT)).maxCmRetries(CmTimeouts.MAX_CM_RETRIES).srq(false);
-        req.primaryPath(path);
-        path.localPortLid(PERMISSIVE_LID).remotePortLid(PERMISSIVE_LID).localPortGid(p.localGid(), 0)
-            .remotePortGid(p.peerGid(), 0).flowLabel(flowLabel(p)).hopLimit(HOP_LIMIT).subnetLocal(false)
-            .localAckTimeout(CmTimeouts.LOCAL_ACK_TIMEOUT);
-        req.putPrivateData(p.privateData(), 0, p.privateData().length);
-        out.getBytes(0, c.pending);
-    }
-
-    /**
-     * cma_get_roce_udp_flow_label: (source port * 31 + destination port), 20 bits; the source port is
-     * the one the RDMA CM header carries, the destination port the service ID's.
-     */
-    static int flowLabel(ConnectParams p) {
-        byte[] pd = p.privateData();
-        int sport = pd.length >= 4 ? ((pd[2] & 0xFF) << 8) | (pd[3] & 0xFF) : 0;
-        int dport = (int) (p.serviceId() & 0xFFFF);
-        return (sport * 31 + dport) & 0xFFFFF;
-    }
-
-    private void formatRej(long tid, int localCommId, int remoteCommId, int rejected, int reason) {
-        rej.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_REJ, tid);
-        rej.localCommId(localCommId).remoteCommId(remoteCommId).messageRejected(rejected).rejectInfoLength(0)
-            .reason(reason);
-    }
-
-    private void sendRtu(CmConnection c) {
-        rtu.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_RTU, c.tid);
-        rtu.localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        send(c);
-    }
-
-    private void sendMra(CmConnection c, int mraed) {
-        mra.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_MRA, c.tid);
-        mra.localCommId(c.localCommId).remoteCommId(c.remoteCommId).messageMraed(mraed)
-            .serviceTimeout(CmTimeouts.MRA_SERVICE_TIMEOUT);
-        send(c);
-    }
-
-    private void sendDrep(long tid, int localCommId, int remoteCommId, byte[] localGid, byte[] peerGid, int peerPort) {
-        drep.wrap(out, 0).clear();
-        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_DREP, tid);
-        drep.localCommId(localCommId).remoteCommId(remoteCommId);
-        gsi.send(out, 0, localGid, peerGid, peerPort);
-    }
-
-    /** Sends what was built in {@link #out} to the connection's peer, once. */
+    /** Sends the message the writer built last to the connection's peer, once. */
     private void send(CmConnection c) {
-        gsi.send(out, 0, c.localGid, c.peerGid, c.peerPort);
+        gsi.send(writer.buffer(), 0, c.localGid, c.peerGid, c.peerPort);
     }
 
     /** Sends the connection's pending message and arms its retransmission. */
     private void sendPending(CmConnection c, long nowNs) {
         c.retriesLeft = c.maxRetries;
         arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
-        gsi.send(new UnsafeBuffer(c.pending), 0, c.localGid, c.peerGid, c.peerPort);
+        sendPendingAgain(c);
+    }
+
+    private void sendPendingAgain(CmConnection c) {
+        pendingView.wrap(c.pending);
+        gsi.send(pendingView, 0, c.localGid, c.peerGid, c.peerPort);
     }
 
     private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
         c.timer = timer;
         c.deadlineNs = deadlineNs;
-        nextDeadlineNs = Math.min(nextDeadlineNs, deadlineNs);
+        noteDeadline(deadlineNs);
+    }
+
+    private void noteDeadline(long deadlineNs) {
+        if (!timersArmed || deadlineNs - nextDeadlineNs < 0) {
+            nextDeadlineNs = deadlineNs;
+            timersArmed = true;
+        }
     }
 
     private void forget(CmConnection c) {

@@ -33,7 +33,10 @@ import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
 
-/** Two devices' connection managers on the simulated fabric, with a 1 ms tick: the exact CM messages and their timing. */
+/**
+ * Two devices' connection managers on the simulated fabric, with a 1 ms tick: the exact CM messages
+ * and their timing.
+ */
 class CmFabricTest {
     private static final byte[] A = Gid.parse("10.0.0.1").toBytes();
     private static final byte[] B = Gid.parse("10.0.0.2").toBytes();
@@ -181,8 +184,8 @@ class CmFabricTest {
      * tick after its deadline: {@code expected} plus less than one 1 ms tick.
      */
     private static void assertWithinATick(long expected, long actual, String what) {
-        assertTrue(actual >= expected && actual < expected + MS, what + ": expected " + expected + " ns to the tick, was "
-            + actual);
+        assertTrue(actual >= expected && actual < expected + MS,
+            what + ": expected " + expected + " ns to the tick, was " + actual);
     }
 
     private long count(SoftDevice d, String name) {
@@ -384,7 +387,8 @@ class CmFabricTest {
         List<Mad> reqs = sent(MadHeaderFlyweight.ATTR_REQ);
         assertEquals(3, reqs.size());
         assertWithinATick(67584 * MS, reqs.get(2).atNs() - mraAt, "conv(24) + conv(19) from the MRA's arrival");
-        fabric.execute(() -> cmB.accept(eventsB.connections.get(0), new AcceptParams(QPN_B, PSN_B, 1, 1, 7, new byte[0])));
+        AcceptParams accept = new AcceptParams(QPN_B, PSN_B, 1, 1, 7, new byte[0]);
+        fabric.execute(() -> cmB.accept(eventsB.connections.get(0), accept));
         fabric.runFor(10 * MS);
         assertEquals(CmState.ESTABLISHED, a.state());
     }
@@ -399,7 +403,8 @@ class CmFabricTest {
         fabric.runFor(4100 * MS);
         List<Mad> reps = sent(MadHeaderFlyweight.ATTR_REP);
         assertEquals(2, reps.size());
-        assertWithinATick(4096 * MS, reps.get(1).atNs() - reps.get(0).atNs(), "conv(the REQ's local CM response timeout 20)");
+        assertWithinATick(4096 * MS, reps.get(1).atNs() - reps.get(0).atNs(),
+            "conv(the REQ's local CM response timeout 20)");
         List<Mad> rtus = sent(MadHeaderFlyweight.ATTR_RTU);
         assertEquals(2, rtus.size());
         assertArrayEquals(rtus.get(0).bytes(), rtus.get(1).bytes());
@@ -432,7 +437,8 @@ class CmFabricTest {
         byte[] mad = new byte[256];
         UnsafeBuffer buf = new UnsafeBuffer(mad);
         new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_DREQ, 1);
-        new CmDreqFlyweight().wrap(buf, 0).localCommId(a.localCommId()).remoteCommId(b.localCommId()).remoteQpn(QPN_B + 1);
+        new CmDreqFlyweight().wrap(buf, 0).localCommId(a.localCommId()).remoteCommId(b.localCommId())
+            .remoteQpn(QPN_B + 1);
         fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
         fabric.runFor(10 * MS);
         assertEquals(CmState.ESTABLISHED, b.state());
