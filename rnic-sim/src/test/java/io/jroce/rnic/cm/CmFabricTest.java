@@ -80,6 +80,7 @@ class CmFabricTest {
         ConnectionManager cm;
         boolean disconnectOnDreq = true;
         boolean rejectReply;
+        boolean answerReply = true;
 
         @Override
         public void onConnectRequest(CmConnection c, ConnectRequest r) {
@@ -99,7 +100,7 @@ class CmFabricTest {
             reply = r;
             if (rejectReply) {
                 cm.reject(c, new byte[0]);
-            } else {
+            } else if (answerReply) {
                 cm.ready(c);
             }
         }
@@ -411,6 +412,75 @@ class CmFabricTest {
         assertEquals(CmState.ESTABLISHED, b.state());
         assertEquals(List.of("REPLY", "ESTABLISHED"), eventsA.events, "the repeat is not reported");
         assertEquals(CmState.ESTABLISHED, a.state());
+    }
+
+    @Test
+    void aRepeatedRepBeforeTheConsumerAnsweredGetsAnMraThatHoldsThePassiveSide() {
+        eventsA.answerReply = false;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        assertEquals(CmState.REP_RCVD, a.state());
+        fabric.runFor(4100 * MS);
+        List<Mad> mras = sent(MadHeaderFlyweight.ATTR_MRA);
+        assertEquals(1, mras.size());
+        CmMraFlyweight mra = new CmMraFlyweight().wrap(mras.get(0).buffer(), 0);
+        assertEquals(CmMraFlyweight.MRAED_REP, mra.messageMraed());
+        assertEquals(a.localCommId(), mra.localCommId());
+        assertEquals(b.localCommId(), mra.remoteCommId());
+        assertEquals(wire.get(0).tid(), mras.get(0).tid());
+        assertEquals(CmState.MRA_REP_SENT, a.state());
+        assertEquals(CmState.MRA_REP_RCVD, b.state());
+        assertEquals(List.of("REPLY"), eventsA.events, "the repeat is not reported");
+
+        fabric.runFor(67584 * MS + 10 * MS);
+        List<Mad> reps = sent(MadHeaderFlyweight.ATTR_REP);
+        assertEquals(3, reps.size());
+        assertWithinATick(67584 * MS, reps.get(2).atNs() - mras.get(0).atNs(), "conv(24) + conv(19) after the MRA");
+        fabric.execute(() -> cmA.ready(a));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.ESTABLISHED, a.state());
+        assertEquals(CmState.ESTABLISHED, b.state());
+    }
+
+    @Test
+    void aDreqNeverAnsweredIsSent16TimesThenTheConnectionGoesThroughTimeWait() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_DREQ;
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(16 * 6144 * MS + 10 * MS);
+        List<Mad> dreqs = sent(MadHeaderFlyweight.ATTR_DREQ);
+        assertEquals(16, dreqs.size(), "the DREQ and the REQ's 15 retries, at the REQ's interval");
+        for (int i = 1; i < dreqs.size(); i++) {
+            assertEquals(dreqs.get(0).atNs() + i * 6144 * MS, dreqs.get(i).atNs());
+            assertArrayEquals(dreqs.get(0).bytes(), dreqs.get(i).bytes());
+        }
+        assertEquals(CmState.TIMEWAIT, a.state());
+        assertEquals(List.of("REPLY", "ESTABLISHED", "DISCONNECTED"), eventsA.events);
+        fabric.runFor(2048 * MS + 10 * MS);
+        assertEquals(List.of("REPLY", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsA.events);
+        assertEquals(0, cmA.connections());
+        assertEquals(CmState.ESTABLISHED, eventsB.connections.get(0).state(), "B never heard of it");
+    }
+
+    @Test
+    void aLostDrepIsAnsweredAgainWhenTheDreqIsResent() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_DREP && sent(MadHeaderFlyweight.ATTR_DREP).size() == 1;
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(100 * MS);
+        assertEquals(CmState.DREQ_SENT, a.state());
+        assertEquals(CmState.TIMEWAIT, eventsB.connections.get(0).state());
+        fabric.runFor(6144 * MS);
+        List<Mad> dreps = sent(MadHeaderFlyweight.ATTR_DREP);
+        assertEquals(2, dreps.size());
+        // B left TimeWait after 2048 ms: the second DREP is cm_issue_drep's, for a connection it no longer knows.
+        CmDrepFlyweight drep = new CmDrepFlyweight().wrap(dreps.get(1).buffer(), 0);
+        assertEquals(eventsB.connections.get(0).localCommId(), drep.localCommId());
+        assertEquals(a.localCommId(), drep.remoteCommId());
+        assertEquals(CmState.TIMEWAIT, a.state());
     }
 
     @Test
