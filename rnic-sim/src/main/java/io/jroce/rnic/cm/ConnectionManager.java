@@ -210,12 +210,12 @@ public final class ConnectionManager implements MadHandler {
             return;
         }
         switch (header.attributeId()) {
-            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, peerPort, localGid, nowNs);
+            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, peerPort, localGid);
             case MadHeaderFlyweight.ATTR_REP -> onRep(mad);
             case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
-            case MadHeaderFlyweight.ATTR_REJ -> onRej(mad);
+            case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
             case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, peerPort, localGid, nowNs);
+            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, peerPort, localGid);
             case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
             default -> counters.increment(Counter.CM_DROP_BAD_MAD); // SIDR (UD) and LAP/APR are not handled
         }
@@ -268,7 +268,7 @@ public final class ConnectionManager implements MadHandler {
         }
     }
 
-    private void onReq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid, long nowNs) {
+    private void onReq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
         req.wrap(mad, 0);
         if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
             counters.increment(Counter.CM_DROP_BAD_MAD); // UC/RD connections are not offered
@@ -383,7 +383,7 @@ public final class ConnectionManager implements MadHandler {
         c.events.onEstablished(c);
     }
 
-    private void onRej(DirectBuffer mad) {
+    private void onRej(DirectBuffer mad, long nowNs) {
         rej.wrap(mad, 0);
         // cm_acquire_rejected_id: a REJ of a REQ may not know our peer's ID yet; others must match both.
         CmConnection c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
@@ -400,7 +400,7 @@ public final class ConnectionManager implements MadHandler {
         switch (c.state) {
             case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REQ_RCVD, MRA_REQ_SENT -> {
                 if (reason == CmRejFlyweight.REASON_STALE_CONN) {
-                    enterTimeWait(c, gsi.nowNs());
+                    enterTimeWait(c, nowNs);
                 } else {
                     forget(c);
                     c.state = CmState.IDLE;
@@ -408,7 +408,7 @@ public final class ConnectionManager implements MadHandler {
                 c.events.onRejected(c, reason);
             }
             case REP_RCVD, MRA_REP_SENT, DREQ_SENT, ESTABLISHED -> {
-                enterTimeWait(c, gsi.nowNs());
+                enterTimeWait(c, nowNs);
                 c.events.onRejected(c, reason);
             }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
@@ -442,7 +442,7 @@ public final class ConnectionManager implements MadHandler {
         arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
     }
 
-    private void onDreq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid, long nowNs) {
+    private void onDreq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
         dreq.wrap(mad, 0);
         long tid = header.wrap(mad, 0).transactionId();
         CmConnection c = byLocalId.get(dreq.remoteCommId());
