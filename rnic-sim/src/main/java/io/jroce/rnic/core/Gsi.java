@@ -97,6 +97,24 @@ public final class Gsi {
         return sent;
     }
 
+    /** The I/O thread's clock, in ns: what {@link MadHandler#onMad} and {@link MadHandler#onTimer} are given. */
+    public long nowNs() {
+        return io.nowNs();
+    }
+
+    /** The device's counters, where the handler counts the MADs it drops. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** Passes the device's timer tick to the handler (its retransmission and TimeWait timers). I/O thread. */
+    void onTimer(long nowNs) {
+        MadHandler h = handler;
+        if (h != null) {
+            h.onTimer(nowNs);
+        }
+    }
+
     /** Runs {@code task} on the I/O thread, where {@link #send} may be called. Any thread; never blocks. */
     public void execute(Runnable task) {
         io.execute(task);

@@ -22,4 +22,13 @@ public interface MadHandler {
      * @param nowNs     the I/O thread's clock
      */
     void onMad(DirectBuffer mad, byte[] peerGid, int peerPort, int sourceQp, int pkeyIndex, byte[] localGid, long nowNs);
+
+    /**
+     * The device's periodic timer tick (the same that expires the transport's retransmission
+     * timers), on the I/O thread: where the handler's own timers expire. It may send with {@link Gsi#send}.
+     *
+     * @param nowNs the I/O thread's clock
+     */
+    default void onTimer(long nowNs) {
+    }
 }

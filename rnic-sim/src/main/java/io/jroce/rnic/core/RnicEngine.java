@@ -128,7 +128,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         sender.flushIfNeeded();
     }
 
-    /** Expires retransmission and RNR timers. I/O thread. */
+    /** Expires retransmission and RNR timers, and the GSI handler's (the CM's). I/O thread. */
     void onTimer() {
         long now = io.nowNs();
         for (QpTransport t : qps.values()) {
@@ -136,6 +136,11 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             if (state == QpState.RTS || state == QpState.SQD) {
                 t.requester.onTimer(now);
             }
+        }
+        try {
+            gsi.onTimer(now);
+        } catch (RuntimeException e) {
+            LOG.error("the GSI handler's timer failed", e); // the transport's timers must keep running
         }
         sender.flushIfNeeded();
     }

@@ -62,6 +62,14 @@ public enum Counter {
     /** To QP1: a valid MAD while no handler (no CM) is registered on the GSI. */
     DROP_NO_MAD_HANDLER("drop_no_mad_handler"),
     DROP_TX_FAILED("drop_tx_failed"),
+    /** CM (IBTA 12): a CM MAD of another class version or method, an attribute the CM does not handle, or a bad field. */
+    CM_DROP_BAD_MAD("cm_drop_bad_mad"),
+    /** CM: a message whose communication IDs match no connection (and that needs no answer, as a DREQ does). */
+    CM_DROP_UNMATCHED("cm_drop_unmatched"),
+    /** CM: a message the connection's state does not take (a repeat already answered, a DREQ for another QP). */
+    CM_DROP_UNEXPECTED("cm_drop_unexpected"),
+    /** CM: REQ, REP and DREQ sent again after their timer expired with no answer. */
+    CM_RETRANSMITS("cm_retransmits"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
     DROP_INTERNAL_ERROR("drop_internal_error");
 

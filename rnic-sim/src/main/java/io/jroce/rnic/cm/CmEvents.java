@@ -1,0 +1,43 @@
+package io.jroce.rnic.cm;
+
+/**
+ * What a {@link ConnectionManager} reports to the consumer of a connection (a listener's or a
+ * connect's): the seam the librdmacm-shaped API will sit on. Every method is called on the I/O
+ * thread, where the consumer may answer at once with the manager's methods. The arguments are the
+ * consumer's to keep.
+ */
+public interface CmEvents {
+    /** Passive: a REQ for a listened service made {@code c}; answer with accept or reject. */
+    default void onConnectRequest(CmConnection c, ConnectRequest request) {
+    }
+
+    /** Active: the REP arrived; move the QP to RTR and RTS, then answer with ready (RTU) or reject. */
+    default void onReply(CmConnection c, ConnectReply reply) {
+    }
+
+    /** The connection is up: the active side sent its RTU, or the passive side received it. */
+    default void onEstablished(CmConnection c) {
+    }
+
+    /**
+     * The peer rejected the connection (the REJ's reason, IBTA 12.6.7 table 107): {@code c} is gone,
+     * or in TimeWait when the REJ came after the REP or said stale connection (10).
+     */
+    default void onRejected(CmConnection c, int reason) {
+    }
+
+    /** The REQ or REP went unanswered through every retry; {@code c} is gone. */
+    default void onUnreachable(CmConnection c) {
+    }
+
+    /**
+     * The connection is going down: a DREQ arrived (answer with disconnect, which sends the DREP),
+     * or the DREP to this side's DREQ arrived, or the DREQ went unanswered through every retry.
+     */
+    default void onDisconnected(CmConnection c) {
+    }
+
+    /** TimeWait ended: {@code c} has left the manager and its QP may be reused. */
+    default void onTimeWaitExit(CmConnection c) {
+    }
+}

@@ -1,0 +1,27 @@
+package io.jroce.rnic.cm;
+
+/**
+ * What the active side's REQ carries (IBTA 12.6.5), as the CMA fills it ({@code cma_connect_ib}).
+ * The GIDs are the IP addresses (IPv4-mapped for IPv4); the port and the path's fixed values (LIDs
+ * 0xFFFF, hop limit 64, timeouts) are the manager's.
+ *
+ * @param serviceId          the service to connect to (e.g. {@link ConnectionManager#tcpServiceId})
+ * @param localGid           this device's GID the REQ leaves from
+ * @param peerGid            the passive side's GID
+ * @param localQpn           the RC QP this side connects
+ * @param startingPsn        the PSN this side's QP expects first (its RQ PSN at RTR); the passive side sends
+ *                           from it ({@code ib_send_cm_req} keeps it as {@code rq_psn}); 24 bits
+ * @param responderResources RDMA READs and atomics this side serves at once
+ * @param initiatorDepth     RDMA READs and atomics this side has outstanding at once
+ * @param retryCount         transport retries (clamped to 7 as the CMA does)
+ * @param rnrRetryCount      RNR retries (clamped to 7)
+ * @param pathMtu            IBA MTU code 1..5 (3 is 1024)
+ * @param privateData        the REQ's private data: the 36-byte RDMA CM header then the
+ *                           application's, at most {@link #MAX_PRIVATE_DATA} bytes
+ */
+public record ConnectParams(long serviceId, byte[] localGid, byte[] peerGid, int localQpn, int startingPsn,
+                            int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu,
+                            byte[] privateData) {
+    /** The REQ's private data field (IBTA 12.6.5): 92 bytes, of which the RDMA CM header takes 36. */
+    public static final int MAX_PRIVATE_DATA = io.jroce.stack.mad.CmReqFlyweight.PRIVATE_DATA_LENGTH;
+}

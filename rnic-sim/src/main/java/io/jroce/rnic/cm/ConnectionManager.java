@@ -1,0 +1,558 @@
+package io.jroce.rnic.cm;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.rnic.core.Gsi;
+import io.jroce.rnic.core.MadHandler;
+import io.jroce.stack.mad.CmDrepFlyweight;
+import io.jroce.stack.mad.CmDreqFlyweight;
+import io.jroce.stack.mad.CmMraFlyweight;
+import io.jroce.stack.mad.CmRejFlyweight;
+import io.jroce.stack.mad.CmRepFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.CmRtuFlyweight;
+import io.jroce.stack.mad.CmTransactionId;
+import io.jroce.stack.mad.MadHeaderFlyweight;
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+
+/**
+ * A device's Communication Manager for RC connections (IBTA Vol. 1 chapter 12), behaving on the wire
+ * as the Linux kernel's {@code cm.c} does under RDMA CM. It is the handler of the device's GSI:
+ * {@link #onMad} takes every CM MAD, {@link #onTimer} expires its retransmission and TimeWait timers.
+ * The consumer's methods ({@link #listen}, {@link #connect}, {@link #accept}, {@link #ready},
+ * {@link #reject}, {@link #disconnect}) run on the I/O thread: from an event, or a task given to
+ * {@link Gsi#execute}. Malformed and unexpected MADs are dropped and counted ({@code cm_*}), never thrown.
+ */
+public final class ConnectionManager implements MadHandler {
+    /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
+    public static final int PORT_SPACE_TCP = 0x0106;
+    private static final long NS_PER_MS = 1_000_000L;
+    private static final byte[] NO_PRIVATE_DATA = new byte[0];
+
+    private final Gsi gsi;
+    private final Counters counters;
+    private final Random random;
+    private final long caGuid;
+    private final int hiTid;
+    private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
+    private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
+    private final Map<Long, CmEvents> listeners = new HashMap<>();
+    /** Whether any connection's timer runs, and the earliest deadline among them. */
+    private boolean timersArmed;
+    private long nextDeadlineNs;
+
+    private final CmMessageWriter writer = new CmMessageWriter();
+    /** Views of received messages. */
+    private final MadHeaderFlyweight header = new MadHeaderFlyweight();
+    private final CmReqFlyweight req = new CmReqFlyweight();
+    private final CmRepFlyweight rep = new CmRepFlyweight();
+    private final CmRtuFlyweight rtu = new CmRtuFlyweight();
+    private final CmRejFlyweight rej = new CmRejFlyweight();
+    private final CmMraFlyweight mra = new CmMraFlyweight();
+    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
+    private final CmDrepFlyweight drep = new CmDrepFlyweight();
+    private final UnsafeBuffer pendingView = new UnsafeBuffer(0, 0);
+
+    /** The kernel's stale-connection and duplicate tables key a peer's connection on these two. */
+    private record RemoteId(int commId, long caGuid) {
+    }
+
+    /**
+     * Creates the manager of {@code gsi}'s device and makes it the GSI's handler.
+     *
+     * @param random the source of the CA GUID, the TID's high half and the local comm IDs (a seeded
+     *               one makes a test's IDs repeatable)
+     */
+    public ConnectionManager(Gsi gsi, Random random) {
+        this.gsi = gsi;
+        this.counters = gsi.counters();
+        this.random = random;
+        // Unique per device: the peer's tables key our connections on (comm ID, CA GUID).
+        this.caGuid = random.nextLong() | 1L;
+        // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.
+        this.hiTid = 1 + random.nextInt(0xFFFF);
+        gsi.handler(this);
+    }
+
+    /** The service ID of a TCP port in RDMA CM's port space. */
+    public static long tcpServiceId(int port) {
+        return ((long) PORT_SPACE_TCP << 16) | (port & 0xFFFF);
+    }
+
+    /** This device's CA GUID, as its REQs and REPs carry it. */
+    public long caGuid() {
+        return caGuid;
+    }
+
+    /** The connections the manager holds, TimeWait included. I/O thread. */
+    public int connections() {
+        return byLocalId.size();
+    }
+
+    /** Takes the REQs for {@code serviceId}, reporting them to {@code events}. I/O thread. */
+    public void listen(long serviceId, CmEvents events) {
+        if (listeners.putIfAbsent(serviceId, events) != null) {
+            throw new IllegalStateException("service 0x" + Long.toHexString(serviceId) + " is already listened");
+        }
+    }
+
+    /** Stops taking REQs for {@code serviceId} (they get REJ invalid service ID). I/O thread. */
+    public void stopListening(long serviceId) {
+        listeners.remove(serviceId);
+    }
+
+    /**
+     * Sends a REQ (IBTA 12.6.5) with the fields the CMA sets, and retransmits it every
+     * {@link CmTimeouts#reqIntervalMs} until a REP, REJ or MRA, {@link CmTimeouts#MAX_CM_RETRIES} times,
+     * then reports {@link CmEvents#onUnreachable}. I/O thread.
+     */
+    public CmConnection connect(ConnectParams p, CmEvents events) {
+        if (p.privateData().length > ConnectParams.MAX_PRIVATE_DATA) {
+            throw new IllegalArgumentException("a REQ carries at most " + ConnectParams.MAX_PRIVATE_DATA
+                + " bytes of private data, got " + p.privateData().length);
+        }
+        CmConnection c = new CmConnection(true, newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
+            Gsi.ROCE_PORT, events);
+        c.localQpn = p.localQpn() & 0xFFFFFF;
+        c.tid = CmTransactionId.form(hiTid, c.localCommId);
+        c.intervalNs = NS_PER_MS
+            * CmTimeouts.reqIntervalMs(CmTimeouts.PACKET_LIFE_TIME, CmTimeouts.CM_RESPONSE_TIMEOUT);
+        c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
+        writer.req(c, p, caGuid);
+        writer.copyTo(c.pending);
+        byLocalId.put(c.localCommId, c);
+        c.state = CmState.REQ_SENT;
+        sendPending(c, gsi.nowNs());
+        return c;
+    }
+
+    /** Passive: answers the REQ with a REP (IBTA 12.6.8), retransmitted as the REQ asked, until the RTU. I/O thread. */
+    public void accept(CmConnection c, AcceptParams p) {
+        expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
+        if (p.privateData().length > AcceptParams.MAX_PRIVATE_DATA) {
+            throw new IllegalArgumentException("a REP carries at most " + AcceptParams.MAX_PRIVATE_DATA
+                + " bytes of private data, got " + p.privateData().length);
+        }
+        c.localQpn = p.localQpn() & 0xFFFFFF;
+        writer.rep(c, p, caGuid);
+        writer.copyTo(c.pending);
+        c.state = CmState.REP_SENT;
+        sendPending(c, gsi.nowNs());
+    }
+
+    /** Active: answers the reported REP with an RTU (IBTA 12.6.9); the connection is established. I/O thread. */
+    public void ready(CmConnection c) {
+        expect(c, CmState.REP_RCVD, CmState.MRA_REP_SENT);
+        c.state = CmState.ESTABLISHED;
+        writer.rtu(c);
+        send(c);
+        c.events.onEstablished(c);
+    }
+
+    /**
+     * Rejects a reported REQ (passive) or REP (active) with REJ reason 28, consumer defined, and
+     * forgets the connection. I/O thread.
+     */
+    public void reject(CmConnection c, byte[] privateData) {
+        expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT, CmState.REP_RCVD, CmState.MRA_REP_SENT);
+        if (privateData.length > CmRejFlyweight.PRIVATE_DATA_LENGTH) {
+            throw new IllegalArgumentException("a REJ carries at most " + CmRejFlyweight.PRIVATE_DATA_LENGTH
+                + " bytes of private data, got " + privateData.length);
+        }
+        // The CMA armed a delayed MRA, so the kernel's state is MRA_REQ_SENT and the REJ carries the
+        // local comm ID (cm_format_rej).
+        int rejected = c.active ? CmRejFlyweight.REJECTED_REP : CmRejFlyweight.REJECTED_REQ;
+        writer.rej(c.tid, c.localCommId, c.remoteCommId, rejected, CmRejFlyweight.REASON_CONSUMER_DEFINED, privateData);
+        send(c);
+        forget(c);
+        c.state = CmState.IDLE;
+    }
+
+    /**
+     * Established: sends a DREQ (IBTA 12.6.10), retransmitted like the REQ or REP, until the DREP.
+     * After a DREQ was received: sends the DREP (12.6.11). Either way the connection then goes
+     * through TimeWait. I/O thread.
+     */
+    public void disconnect(CmConnection c) {
+        long now = gsi.nowNs();
+        switch (c.state) {
+            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
+                // cm_format_dreq forms a TID of this side's own ID (the active side's REQ TID again).
+                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
+                writer.copyTo(c.pending);
+                c.state = CmState.DREQ_SENT;
+                sendPending(c, now);
+            }
+            case DREQ_RCVD -> {
+                writer.drep(c.tid, c.localCommId, c.remoteCommId);
+                send(c);
+                enterTimeWait(c, now);
+            }
+            default -> throw new IllegalStateException(c + ": nothing to disconnect");
+        }
+    }
+
+    @Override
+    public void onMad(DirectBuffer mad, byte[] peerGid, int peerPort, int sourceQp, int pkeyIndex, byte[] localGid,
+                      long nowNs) {
+        header.wrap(mad, 0);
+        if (header.classVersion() != MadHeaderFlyweight.CM_CLASS_VERSION
+            || header.method() != MadHeaderFlyweight.METHOD_SEND) {
+            counters.increment(Counter.CM_DROP_BAD_MAD);
+            return;
+        }
+        switch (header.attributeId()) {
+            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, peerPort, localGid);
+            case MadHeaderFlyweight.ATTR_REP -> onRep(mad);
+            case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
+            case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, peerPort, localGid);
+            case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
+            default -> counters.increment(Counter.CM_DROP_BAD_MAD); // SIDR (UD) and LAP/APR are not handled
+        }
+    }
+
+    @Override
+    public void onTimer(long nowNs) {
+        if (!timersArmed || nextDeadlineNs - nowNs > 0) {
+            return;
+        }
+        timersArmed = false;
+        // Events may connect or forget connections (and arm timers): walk a copy.
+        for (CmConnection c : new ArrayList<>(byLocalId.values())) {
+            if (c.timer != CmConnection.Timer.NONE && c.deadlineNs - nowNs <= 0) {
+                expire(c, nowNs);
+            }
+            if (c.timer != CmConnection.Timer.NONE && byLocalId.get(c.localCommId) == c) {
+                noteDeadline(c.deadlineNs);
+            }
+        }
+    }
+
+    private void expire(CmConnection c, long nowNs) {
+        if (c.timer == CmConnection.Timer.TIMEWAIT) {
+            c.timer = CmConnection.Timer.NONE;
+            forget(c);
+            c.state = CmState.IDLE;
+            c.events.onTimeWaitExit(c);
+            return;
+        }
+        if (c.retriesLeft > 0) {
+            c.retriesLeft--;
+            counters.increment(Counter.CM_RETRANSMITS);
+            c.deadlineNs = nowNs + c.intervalNs;
+            sendPendingAgain(c);
+            return;
+        }
+        // Out of retries (cm_process_send_error): a REQ or REP's connection is gone, a DREQ's goes to TimeWait.
+        c.timer = CmConnection.Timer.NONE;
+        switch (c.state) {
+            case DREQ_SENT -> {
+                enterTimeWait(c, nowNs);
+                c.events.onDisconnected(c);
+            }
+            default -> {
+                forget(c);
+                c.state = CmState.IDLE;
+                c.events.onUnreachable(c);
+            }
+        }
+    }
+
+    private void onReq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
+        req.wrap(mad, 0);
+        if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
+            counters.increment(Counter.CM_DROP_BAD_MAD); // UC/RD connections are not offered
+            return;
+        }
+        RemoteId remote = new RemoteId(req.localCommId(), req.localCaGuid());
+        CmConnection existing = byRemoteId.get(remote);
+        if (existing != null) {
+            onDuplicateReq(existing);
+            return;
+        }
+        CmEvents listener = listeners.get(req.serviceId());
+        if (listener == null) {
+            // cm_issue_rej: no CM ID answers, so the local comm ID is 0; the REQ's TID is echoed.
+            writer.rej(header.wrap(mad, 0).transactionId(), 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ,
+                CmRejFlyweight.REASON_INVALID_SERVICE_ID, NO_PRIVATE_DATA);
+            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
+            return;
+        }
+        CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort,
+            listener);
+        c.remoteCommId = req.localCommId();
+        c.remoteCaGuid = req.localCaGuid();
+        c.remoteQpn = req.localQpn();
+        c.tid = header.wrap(mad, 0).transactionId();
+        // cm_req_handler: this side's messages wait the REQ's local CM response timeout, as often as it says.
+        c.intervalNs = CmTimeouts.convertToMs(req.localCmResponseTimeout()) * NS_PER_MS;
+        c.maxRetries = req.maxCmRetries();
+        c.state = CmState.REQ_RCVD;
+        byLocalId.put(c.localCommId, c);
+        byRemoteId.put(remote, c);
+        byte[] privateData = new byte[CmReqFlyweight.PRIVATE_DATA_LENGTH];
+        req.getPrivateData(privateData, 0, privateData.length);
+        ConnectRequest r = new ConnectRequest(req.serviceId(), req.localQpn(), req.startingPsn(), req.initiatorDepth(),
+            req.responderResources(), req.retryCount(), req.rnrRetryCount(), req.pathMtu(), req.localCaGuid(),
+            privateData);
+        listener.onConnectRequest(c, r);
+    }
+
+    /** cm_dup_req_handler, with the CMA's delayed MRA armed: MRA while unanswered, REJ stale in TimeWait. */
+    private void onDuplicateReq(CmConnection c) {
+        switch (c.state) {
+            case REQ_RCVD, MRA_REQ_SENT -> {
+                c.state = CmState.MRA_REQ_SENT;
+                writer.mra(c, CmMraFlyweight.MRAED_REQ);
+                send(c);
+            }
+            case TIMEWAIT -> {
+                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_STALE_CONN, NO_PRIVATE_DATA);
+                send(c);
+            }
+            default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // the REP (or its retransmission) answers it
+        }
+    }
+
+    private void onRep(DirectBuffer mad) {
+        rep.wrap(mad, 0);
+        CmConnection c = byLocalId.get(rep.remoteCommId());
+        if (c == null || !c.active) {
+            counters.increment(Counter.CM_DROP_UNMATCHED);
+            return;
+        }
+        switch (c.state) {
+            case REQ_SENT, MRA_REQ_RCVD -> {
+                c.timer = CmConnection.Timer.NONE;
+                c.remoteCommId = rep.localCommId();
+                c.remoteCaGuid = rep.localCaGuid();
+                c.remoteQpn = rep.localQpn();
+                c.state = CmState.REP_RCVD;
+                byRemoteId.put(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
+                byte[] privateData = new byte[CmRepFlyweight.PRIVATE_DATA_LENGTH];
+                rep.getPrivateData(privateData, 0, privateData.length);
+                c.events.onReply(c, new ConnectReply(rep.localQpn(), rep.startingPsn(), rep.initiatorDepth(),
+                    rep.responderResources(), rep.rnrRetryCount(), rep.targetAckDelay(), rep.localCaGuid(),
+                    privateData));
+            }
+            // cm_dup_rep_handler: a repeat before the consumer answered gets the CMA's MRA, after it the RTU again.
+            case REP_RCVD, MRA_REP_SENT -> {
+                if (rep.localCommId() != c.remoteCommId) {
+                    counters.increment(Counter.CM_DROP_UNMATCHED);
+                    return;
+                }
+                c.state = CmState.MRA_REP_SENT;
+                writer.mra(c, CmMraFlyweight.MRAED_REP);
+                send(c);
+            }
+            case ESTABLISHED -> {
+                if (rep.localCommId() != c.remoteCommId) {
+                    counters.increment(Counter.CM_DROP_UNMATCHED);
+                    return;
+                }
+                writer.rtu(c);
+                send(c);
+            }
+            default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
+        }
+    }
+
+    private void onRtu(DirectBuffer mad) {
+        rtu.wrap(mad, 0);
+        CmConnection c = match(rtu.remoteCommId(), rtu.localCommId());
+        if (c == null) {
+            return;
+        }
+        if (c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD) {
+            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated RTU
+            return;
+        }
+        c.timer = CmConnection.Timer.NONE;
+        c.state = CmState.ESTABLISHED;
+        c.events.onEstablished(c);
+    }
+
+    private void onRej(DirectBuffer mad, long nowNs) {
+        rej.wrap(mad, 0);
+        // cm_acquire_rejected_id: a REJ of a REQ may not know our peer's ID yet; others must match both.
+        CmConnection c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
+            ? byLocalId.get(rej.remoteCommId()) : match(rej.remoteCommId(), rej.localCommId());
+        if (c == null) {
+            if (rej.messageRejected() == CmRejFlyweight.REJECTED_REQ) {
+                counters.increment(Counter.CM_DROP_UNMATCHED);
+            }
+            return;
+        }
+        int reason = rej.reason();
+        // cm_rej_handler: before the REP was reported the connection ends at once (or, rejected as
+        // stale, waits out TimeWait); after it, it always goes through TimeWait.
+        switch (c.state) {
+            case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REQ_RCVD, MRA_REQ_SENT -> {
+                if (reason == CmRejFlyweight.REASON_STALE_CONN) {
+                    enterTimeWait(c, nowNs);
+                } else {
+                    forget(c);
+                    c.state = CmState.IDLE;
+                }
+                c.events.onRejected(c, reason);
+            }
+            case REP_RCVD, MRA_REP_SENT, DREQ_SENT, ESTABLISHED -> {
+                enterTimeWait(c, nowNs);
+                c.events.onRejected(c, reason);
+            }
+            default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
+        }
+    }
+
+    private void onMra(DirectBuffer mad, long nowNs) {
+        mra.wrap(mad, 0);
+        int mraed = mra.messageMraed();
+        CmConnection c = mraed == CmMraFlyweight.MRAED_REQ
+            ? byLocalId.get(mra.remoteCommId()) : match(mra.remoteCommId(), mra.localCommId());
+        if (c == null) {
+            if (mraed == CmMraFlyweight.MRAED_REQ) {
+                counters.increment(Counter.CM_DROP_UNMATCHED);
+            }
+            return;
+        }
+        CmState next;
+        if (mraed == CmMraFlyweight.MRAED_REQ && c.state == CmState.REQ_SENT) {
+            next = CmState.MRA_REQ_RCVD;
+        } else if (mraed == CmMraFlyweight.MRAED_REP && c.state == CmState.REP_SENT) {
+            next = CmState.MRA_REP_RCVD;
+        } else {
+            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated MRA, or one for a message not outstanding
+            return;
+        }
+        // cm_mra_handler: the outstanding message now waits the MRA's service timeout plus the path's
+        // timeout, for this wait and every retry after it (ib_modify_mad).
+        c.state = next;
+        c.intervalNs = CmTimeouts.mraWaitMs(mra.serviceTimeout(), CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS;
+        arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
+    }
+
+    private void onDreq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
+        dreq.wrap(mad, 0);
+        long tid = header.wrap(mad, 0).transactionId();
+        CmConnection c = byLocalId.get(dreq.remoteCommId());
+        if (c == null || c.remoteCommId != dreq.localCommId()) {
+            // cm_issue_drep: whoever disconnects a connection this side does not know gets its DREP.
+            writer.drep(tid, dreq.remoteCommId(), dreq.localCommId());
+            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
+            return;
+        }
+        if (dreq.remoteQpn() != c.localQpn) {
+            counters.increment(Counter.CM_DROP_UNEXPECTED); // cm_dreq_handler: not for this side's QP
+            return;
+        }
+        switch (c.state) {
+            case ESTABLISHED, REP_SENT, MRA_REP_RCVD, DREQ_SENT -> {
+                c.timer = CmConnection.Timer.NONE;
+                c.tid = tid; // the DREP echoes the DREQ's TID
+                c.state = CmState.DREQ_RCVD;
+                c.events.onDisconnected(c);
+            }
+            case TIMEWAIT -> {
+                writer.drep(tid, c.localCommId, c.remoteCommId);
+                send(c);
+            }
+            default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // DREQ_RCVD: the consumer's DREP answers
+        }
+    }
+
+    private void onDrep(DirectBuffer mad, long nowNs) {
+        drep.wrap(mad, 0);
+        CmConnection c = match(drep.remoteCommId(), drep.localCommId());
+        if (c == null) {
+            return;
+        }
+        if (c.state != CmState.DREQ_SENT) {
+            counters.increment(Counter.CM_DROP_UNEXPECTED);
+            return;
+        }
+        enterTimeWait(c, nowNs);
+        c.events.onDisconnected(c);
+    }
+
+    /** The connection both IDs name, or null (counted). */
+    private CmConnection match(int localCommId, int remoteCommId) {
+        CmConnection c = byLocalId.get(localCommId);
+        if (c == null || c.remoteCommId != remoteCommId) {
+            counters.increment(Counter.CM_DROP_UNMATCHED);
+            return null;
+        }
+        return c;
+    }
+
+    private void enterTimeWait(CmConnection c, long nowNs) {
+        c.state = CmState.TIMEWAIT;
+        arm(c, CmConnection.Timer.TIMEWAIT, nowNs + CmTimeouts.timeWaitMs(CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS);
+    }
+
+    /** Sends the message the writer built last to the connection's peer, once. */
+    private void send(CmConnection c) {
+        gsi.send(writer.buffer(), 0, c.localGid, c.peerGid, c.peerPort);
+    }
+
+    /** Sends the connection's pending message and arms its retransmission. */
+    private void sendPending(CmConnection c, long nowNs) {
+        c.retriesLeft = c.maxRetries;
+        arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
+        sendPendingAgain(c);
+    }
+
+    private void sendPendingAgain(CmConnection c) {
+        pendingView.wrap(c.pending);
+        gsi.send(pendingView, 0, c.localGid, c.peerGid, c.peerPort);
+    }
+
+    private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
+        c.timer = timer;
+        c.deadlineNs = deadlineNs;
+        noteDeadline(deadlineNs);
+    }
+
+    private void noteDeadline(long deadlineNs) {
+        if (!timersArmed || deadlineNs - nextDeadlineNs < 0) {
+            nextDeadlineNs = deadlineNs;
+            timersArmed = true;
+        }
+    }
+
+    private void forget(CmConnection c) {
+        c.timer = CmConnection.Timer.NONE;
+        byLocalId.remove(c.localCommId, c);
+        if (c.remoteCommId != 0 || !c.active) {
+            byRemoteId.remove(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
+        }
+    }
+
+    /** A random comm ID, non-zero (0 means none in a REJ) and unused among the live connections. */
+    private int newLocalCommId() {
+        int id;
+        do {
+            id = random.nextInt();
+        } while (id == 0 || byLocalId.containsKey(id));
+        return id;
+    }
+
+    private static void expect(CmConnection c, CmState... states) {
+        for (CmState s : states) {
+            if (c.state == s) {
+                return;
+            }
+        }
+        throw new IllegalStateException(c + ": expected one of " + List.of(states));
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The InfiniBand Communication Manager (IBTA Vol. 1 chapter 12) for RC connections, as the Linux
+ * kernel's {@code drivers/infiniband/core/cm.c} runs it under RDMA CM ({@code cma.c}): one
+ * {@link io.jroce.rnic.cm.ConnectionManager} per device, registered as the handler of the device's
+ * GSI (QP1), keeps a {@link io.jroce.rnic.cm.CmConnection} per connection through the states of
+ * {@link io.jroce.rnic.cm.CmState}, sends and retransmits REQ, REP and DREQ, answers repeats as the
+ * kernel does, and reports to its consumer through {@link io.jroce.rnic.cm.CmEvents}. It is I/O-free
+ * like the rest of the core: MADs and {@code nowNs} come in from the GSI, MADs leave through it.
+ * It does not touch QPs: the consumer moves its QP with the QPN and PSN the events carry.
+ * See docs/cm-protocol.md.
+ */
+package io.jroce.rnic.cm;

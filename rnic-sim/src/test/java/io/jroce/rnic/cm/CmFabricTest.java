@@ -1,0 +1,584 @@
+package io.jroce.rnic.cm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Predicate;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.rnic.core.SoftDevice;
+import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.mad.CmDrepFlyweight;
+import io.jroce.stack.mad.CmDreqFlyweight;
+import io.jroce.stack.mad.CmMraFlyweight;
+import io.jroce.stack.mad.CmPathFlyweight;
+import io.jroce.stack.mad.CmRejFlyweight;
+import io.jroce.stack.mad.CmRepFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.CmRtuFlyweight;
+import io.jroce.stack.mad.CmTransactionId;
+import io.jroce.stack.mad.MadHeaderFlyweight;
+import io.jroce.stack.wire.ParseResult;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.Gid;
+
+/**
+ * Two devices' connection managers on the simulated fabric, with a 1 ms tick: the exact CM messages
+ * and their timing.
+ */
+class CmFabricTest {
+    private static final byte[] A = Gid.parse("10.0.0.1").toBytes();
+    private static final byte[] B = Gid.parse("10.0.0.2").toBytes();
+    private static final long MS = 1_000_000L;
+    private static final long SERVICE = ConnectionManager.tcpServiceId(7174);
+    private static final int QPN_A = 0x11, QPN_B = 0x22, PSN_A = 0xABCDE, PSN_B = 0x12345;
+
+    private final SimulatedFabric fabric = SimulatedFabric.builder().tickNs(MS).build();
+    private final SoftDevice devA = (SoftDevice) SoftRnic.builder().name("a").address("10.0.0.1").openOn(fabric);
+    private final SoftDevice devB = (SoftDevice) SoftRnic.builder().name("b").address("10.0.0.2").openOn(fabric);
+    private final ConnectionManager cmA = new ConnectionManager(devA.gsi(), new Random(1));
+    private final ConnectionManager cmB = new ConnectionManager(devB.gsi(), new Random(2));
+    /** Every MAD on the wire, with when and from whom; {@link #drop} decides which the fabric loses. */
+    private final List<Mad> wire = new ArrayList<>();
+    private Predicate<Mad> drop = m -> false;
+    private final Recorder eventsA = new Recorder();
+    private final Recorder eventsB = new Recorder();
+
+    private record Mad(long atNs, boolean fromA, byte[] bytes) {
+        int attribute() {
+            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).attributeId();
+        }
+
+        long tid() {
+            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).transactionId();
+        }
+
+        UnsafeBuffer buffer() {
+            return new UnsafeBuffer(bytes);
+        }
+    }
+
+    /** Records events; by default the passive side accepts and the active side answers REP with RTU. */
+    private final class Recorder implements CmEvents {
+        final List<String> events = new ArrayList<>();
+        final List<CmConnection> connections = new ArrayList<>();
+        ConnectRequest request;
+        ConnectReply reply;
+        boolean answerRequest = true;
+        boolean rejectRequest;
+        ConnectionManager cm;
+        boolean disconnectOnDreq = true;
+        boolean rejectReply;
+        boolean answerReply = true;
+
+        @Override
+        public void onConnectRequest(CmConnection c, ConnectRequest r) {
+            events.add("CONNECT_REQUEST");
+            connections.add(c);
+            request = r;
+            if (rejectRequest) {
+                cm.reject(c, new byte[] {9});
+            } else if (answerRequest) {
+                cm.accept(c, new AcceptParams(QPN_B, PSN_B, 1, 1, 7, new byte[] {1, 2, 3}));
+            }
+        }
+
+        @Override
+        public void onReply(CmConnection c, ConnectReply r) {
+            events.add("REPLY");
+            reply = r;
+            if (rejectReply) {
+                cm.reject(c, new byte[0]);
+            } else if (answerReply) {
+                cm.ready(c);
+            }
+        }
+
+        @Override
+        public void onEstablished(CmConnection c) {
+            events.add("ESTABLISHED");
+        }
+
+        @Override
+        public void onRejected(CmConnection c, int reason) {
+            events.add("REJECTED " + reason);
+        }
+
+        @Override
+        public void onUnreachable(CmConnection c) {
+            events.add("UNREACHABLE@" + fabric.nowNs());
+        }
+
+        @Override
+        public void onDisconnected(CmConnection c) {
+            events.add("DISCONNECTED");
+            if (disconnectOnDreq && c.state() == CmState.DREQ_RCVD) {
+                cm.disconnect(c);
+            }
+        }
+
+        @Override
+        public void onTimeWaitExit(CmConnection c) {
+            events.add("TIMEWAIT_EXIT");
+        }
+    }
+
+    CmFabricTest() {
+        eventsA.cm = cmA;
+        eventsB.cm = cmB;
+        fabric.fault(d -> {
+            RocePacket p = new RocePacket();
+            byte[] bytes = new byte[d.packet().capacity()];
+            d.packet().getBytes(0, bytes);
+            assertEquals(ParseResult.OK, p.wrap(new UnsafeBuffer(bytes), 0, bytes.length - IcrcCalculator.ICRC_LENGTH));
+            byte[] mad = new byte[256];
+            p.buffer().getBytes(p.payloadOffset(), mad);
+            Mad m = new Mad(fabric.nowNs(), bytes[0] != 0 && sameAddress(d.src(), A), mad);
+            wire.add(m);
+            return !drop.test(m);
+        });
+    }
+
+    private static boolean sameAddress(byte[] src, byte[] gid) {
+        return src[src.length - 1] == gid[15];
+    }
+
+    @AfterEach
+    void close() {
+        devA.close();
+        devB.close();
+    }
+
+    private ConnectParams params() {
+        byte[] pd = new byte[40];
+        pd[1] = 0x40;
+        pd[2] = (byte) 0xC3; // the CMA header's source port 0xC350 = 50000
+        pd[3] = 0x50;
+        pd[39] = 0x77;
+        return new ConnectParams(SERVICE, A, B, QPN_A, PSN_A, 1, 1, 7, 7, 3, pd);
+    }
+
+    private CmConnection[] connect() {
+        CmConnection[] c = new CmConnection[1];
+        fabric.execute(() -> c[0] = cmA.connect(params(), eventsA));
+        fabric.runFor(10 * MS);
+        return c;
+    }
+
+    private List<Mad> sent(int attribute) {
+        return wire.stream().filter(m -> m.attribute() == attribute).toList();
+    }
+
+    /**
+     * A timer armed when a MAD arrived (1 us after a tick, the fabric's latency) expires at the first
+     * tick after its deadline: {@code expected} plus less than one 1 ms tick.
+     */
+    private static void assertWithinATick(long expected, long actual, String what) {
+        assertTrue(actual >= expected && actual < expected + MS,
+            what + ": expected " + expected + " ns to the tick, was " + actual);
+    }
+
+    private long count(SoftDevice d, String name) {
+        return d.counters().get(name);
+    }
+
+    @Test
+    void reqRepRtuThenDreqDrepAndTimeWaitWithTheExactMessages() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+
+        assertEquals(List.of(CmState.ESTABLISHED), List.of(a.state()));
+        assertEquals(List.of("REPLY", "ESTABLISHED"), eventsA.events);
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED"), eventsB.events);
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_REQ, MadHeaderFlyweight.ATTR_REP, MadHeaderFlyweight.ATTR_RTU),
+            wire.stream().map(Mad::attribute).toList());
+
+        CmReqFlyweight req = new CmReqFlyweight().wrap(wire.get(0).buffer(), 0);
+        long tid = wire.get(0).tid();
+        assertEquals(a.localCommId(), req.localCommId());
+        assertEquals(CmTransactionId.commId(tid), a.localCommId(), "cm_form_tid: the comm ID in the TID's low half");
+        assertEquals(SERVICE, req.serviceId());
+        assertEquals(cmA.caGuid(), req.localCaGuid());
+        assertEquals(QPN_A, req.localQpn());
+        assertEquals(PSN_A, req.startingPsn());
+        assertEquals(20, req.remoteCmResponseTimeout());
+        assertEquals(20, req.localCmResponseTimeout());
+        assertEquals(15, req.maxCmRetries());
+        assertEquals(3, req.pathMtu());
+        assertEquals(0xFFFF, req.partitionKey());
+        CmPathFlyweight path = req.primaryPath(new CmPathFlyweight());
+        assertEquals(0xFFFF, path.localPortLid());
+        assertEquals(0xFFFF, path.remotePortLid());
+        assertEquals(19, path.localAckTimeout());
+        assertEquals(64, path.hopLimit());
+        assertEquals((50000 * 31 + 7174) & 0xFFFFF, path.flowLabel(), "cma_get_roce_udp_flow_label");
+        byte[] gid = new byte[16];
+        path.getLocalPortGid(gid, 0);
+        assertArrayEquals(A, gid);
+        path.getRemotePortGid(gid, 0);
+        assertArrayEquals(B, gid);
+
+        ConnectRequest r = eventsB.request;
+        assertEquals(QPN_A, r.remoteQpn());
+        assertEquals(PSN_A, r.startingPsn());
+        assertEquals(0x77, r.privateData()[39], "the private data, CMA header first");
+        assertEquals(cmA.caGuid(), r.remoteCaGuid());
+
+        CmConnection b = eventsB.connections.get(0);
+        CmRepFlyweight rep = new CmRepFlyweight().wrap(wire.get(1).buffer(), 0);
+        assertEquals(tid, wire.get(1).tid(), "the REP carries the REQ's TID");
+        assertEquals(b.localCommId(), rep.localCommId());
+        assertEquals(a.localCommId(), rep.remoteCommId());
+        assertEquals(QPN_B, rep.localQpn());
+        assertEquals(PSN_B, rep.startingPsn());
+        assertEquals(cmB.caGuid(), rep.localCaGuid());
+        assertNotEquals(cmA.caGuid(), cmB.caGuid());
+        assertEquals(QPN_B, eventsA.reply.remoteQpn());
+        assertEquals(PSN_B, eventsA.reply.startingPsn());
+        assertEquals(3, eventsA.reply.privateData()[2]);
+
+        CmRtuFlyweight rtu = new CmRtuFlyweight().wrap(wire.get(2).buffer(), 0);
+        assertEquals(tid, wire.get(2).tid());
+        assertEquals(a.localCommId(), rtu.localCommId());
+        assertEquals(b.localCommId(), rtu.remoteCommId());
+        assertEquals(QPN_B, a.remoteQpn());
+        assertEquals(QPN_A, b.remoteQpn());
+
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.TIMEWAIT, a.state());
+        assertEquals(CmState.TIMEWAIT, b.state());
+        CmDreqFlyweight dreq = new CmDreqFlyweight().wrap(wire.get(3).buffer(), 0);
+        assertEquals(MadHeaderFlyweight.ATTR_DREQ, wire.get(3).attribute());
+        assertEquals(tid, wire.get(3).tid(), "the active side's DREQ: cm_form_tid of its own ID, the REQ's TID");
+        assertEquals(a.localCommId(), dreq.localCommId());
+        assertEquals(b.localCommId(), dreq.remoteCommId());
+        assertEquals(QPN_B, dreq.remoteQpn());
+        CmDrepFlyweight drep = new CmDrepFlyweight().wrap(wire.get(4).buffer(), 0);
+        assertEquals(MadHeaderFlyweight.ATTR_DREP, wire.get(4).attribute());
+        assertEquals(tid, wire.get(4).tid(), "the DREP echoes the DREQ's TID");
+        assertEquals(b.localCommId(), drep.localCommId());
+        assertEquals(a.localCommId(), drep.remoteCommId());
+
+        long drepAt = wire.get(4).atNs();
+        fabric.runFor(drepAt + 2047 * MS - fabric.nowNs());
+        assertEquals(1, cmA.connections(), "TimeWait lasts conv(packet life + 1) = 2048 ms");
+        assertEquals(1, cmB.connections());
+        fabric.runFor(10 * MS);
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+        assertEquals("TIMEWAIT_EXIT", eventsA.events.get(eventsA.events.size() - 1));
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsB.events);
+        assertTrue(fabric.nowNs() - drepAt >= 2048 * MS);
+        assertEquals(5, wire.size(), "nothing retransmitted");
+    }
+
+    @Test
+    void aLostReqIsSentAgainAfterExactly6144Ms() {
+        cmB.listen(SERVICE, eventsB);
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_REQ && sent(MadHeaderFlyweight.ATTR_REQ).size() == 1;
+        CmConnection a = connect()[0];
+        assertEquals(CmState.REQ_SENT, a.state());
+        fabric.runFor(6200 * MS);
+        List<Mad> reqs = sent(MadHeaderFlyweight.ATTR_REQ);
+        assertEquals(2, reqs.size());
+        assertEquals(6144 * MS, reqs.get(1).atNs() - reqs.get(0).atNs(), "2 * conv(18) + conv(20)");
+        assertArrayEquals(reqs.get(0).bytes(), reqs.get(1).bytes(), "the same REQ");
+        assertEquals(CmState.ESTABLISHED, a.state());
+        assertEquals(1L, count(devA, "cm_retransmits"));
+    }
+
+    @Test
+    void aReqNeverAnsweredIsSent16TimesThenUnreachable() {
+        cmB.listen(SERVICE, eventsB);
+        drop = m -> true;
+        connect();
+        long start = sent(MadHeaderFlyweight.ATTR_REQ).get(0).atNs();
+        fabric.runFor(16 * 6144 * MS + 100 * MS);
+        List<Mad> reqs = sent(MadHeaderFlyweight.ATTR_REQ);
+        assertEquals(16, reqs.size(), "the REQ and 15 retries");
+        for (int i = 1; i < reqs.size(); i++) {
+            assertEquals(start + i * 6144 * MS, reqs.get(i).atNs());
+        }
+        assertEquals(List.of("UNREACHABLE@" + (start + 16 * 6144 * MS)), eventsA.events);
+        assertEquals(0, cmA.connections());
+        assertEquals(15L, count(devA, "cm_retransmits"));
+    }
+
+    @Test
+    void aReqForNoListenerGetsRej8AtOnce() {
+        connect();
+        assertEquals(List.of("REJECTED 8"), eventsA.events);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(0, rej.localCommId(), "no CM ID answered (cm_issue_rej)");
+        assertEquals(wire.get(0).tid(), m.tid());
+        assertEquals(CmRejFlyweight.REJECTED_REQ, rej.messageRejected());
+        assertEquals(8, rej.reason());
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+    }
+
+    @Test
+    void aConsumerRejectIsRej28() {
+        eventsB.rejectRequest = true;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        assertEquals(List.of("REJECTED 28"), eventsA.events);
+        assertEquals(CmState.IDLE, a.state());
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(sent(MadHeaderFlyweight.ATTR_REJ).get(0).buffer(), 0);
+        assertEquals(eventsB.connections.get(0).localCommId(), rej.localCommId());
+        assertEquals(a.localCommId(), rej.remoteCommId());
+        assertEquals(9, rej.buffer().getByte(CmRejFlyweight.PRIVATE_DATA_OFFSET));
+        assertEquals(0, cmB.connections());
+    }
+
+    @Test
+    void anActiveConsumerRejectingTheRepSendsRej28AndThePassiveSideForgetsTheConnection() {
+        eventsA.rejectReply = true;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(wire.get(0).tid(), m.tid());
+        assertEquals(a.localCommId(), rej.localCommId());
+        assertEquals(b.localCommId(), rej.remoteCommId());
+        assertEquals(CmRejFlyweight.REJECTED_REP, rej.messageRejected());
+        assertEquals(28, rej.reason());
+        assertEquals(List.of("CONNECT_REQUEST", "REJECTED 28"), eventsB.events);
+        assertEquals(CmState.IDLE, a.state());
+        assertEquals(CmState.IDLE, b.state());
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+        fabric.runFor(5000 * MS);
+        assertEquals(1, sent(MadHeaderFlyweight.ATTR_REP).size(), "the REP's retransmission was cancelled");
+    }
+
+    @Test
+    void aRepeatedReqWhileUnansweredGetsAnMraThatHoldsTheActiveSide() {
+        eventsB.answerRequest = false;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        fabric.runFor(6144 * MS);
+        List<Mad> mras = sent(MadHeaderFlyweight.ATTR_MRA);
+        assertEquals(1, mras.size());
+        CmMraFlyweight mra = new CmMraFlyweight().wrap(mras.get(0).buffer(), 0);
+        assertEquals(CmMraFlyweight.MRAED_REQ, mra.messageMraed());
+        assertEquals(24, mra.serviceTimeout());
+        assertEquals(a.localCommId(), mra.remoteCommId());
+        assertEquals(CmState.MRA_REQ_RCVD, a.state());
+        assertEquals(CmState.MRA_REQ_SENT, eventsB.connections.get(0).state());
+        assertEquals(List.of("CONNECT_REQUEST"), eventsB.events, "a repeat makes no new connection");
+
+        // cm_mra_handler: the next REQ waits conv(24) + conv(19) = 67584 ms after the MRA.
+        long mraAt = mras.get(0).atNs();
+        fabric.runFor(67584 * MS + 10 * MS);
+        List<Mad> reqs = sent(MadHeaderFlyweight.ATTR_REQ);
+        assertEquals(3, reqs.size());
+        assertWithinATick(67584 * MS, reqs.get(2).atNs() - mraAt, "conv(24) + conv(19) from the MRA's arrival");
+        AcceptParams accept = new AcceptParams(QPN_B, PSN_B, 1, 1, 7, new byte[0]);
+        fabric.execute(() -> cmB.accept(eventsB.connections.get(0), accept));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.ESTABLISHED, a.state());
+    }
+
+    @Test
+    void aRepeatedRepAfterTheRtuGetsTheRtuAgain() {
+        cmB.listen(SERVICE, eventsB);
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_RTU && sent(MadHeaderFlyweight.ATTR_RTU).size() == 1;
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        assertEquals(CmState.REP_SENT, b.state());
+        fabric.runFor(4100 * MS);
+        List<Mad> reps = sent(MadHeaderFlyweight.ATTR_REP);
+        assertEquals(2, reps.size());
+        assertWithinATick(4096 * MS, reps.get(1).atNs() - reps.get(0).atNs(),
+            "conv(the REQ's local CM response timeout 20)");
+        List<Mad> rtus = sent(MadHeaderFlyweight.ATTR_RTU);
+        assertEquals(2, rtus.size());
+        assertArrayEquals(rtus.get(0).bytes(), rtus.get(1).bytes());
+        assertEquals(CmState.ESTABLISHED, b.state());
+        assertEquals(List.of("REPLY", "ESTABLISHED"), eventsA.events, "the repeat is not reported");
+        assertEquals(CmState.ESTABLISHED, a.state());
+    }
+
+    @Test
+    void aRepeatedRepBeforeTheConsumerAnsweredGetsAnMraThatHoldsThePassiveSide() {
+        eventsA.answerReply = false;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        assertEquals(CmState.REP_RCVD, a.state());
+        fabric.runFor(4100 * MS);
+        List<Mad> mras = sent(MadHeaderFlyweight.ATTR_MRA);
+        assertEquals(1, mras.size());
+        CmMraFlyweight mra = new CmMraFlyweight().wrap(mras.get(0).buffer(), 0);
+        assertEquals(CmMraFlyweight.MRAED_REP, mra.messageMraed());
+        assertEquals(a.localCommId(), mra.localCommId());
+        assertEquals(b.localCommId(), mra.remoteCommId());
+        assertEquals(wire.get(0).tid(), mras.get(0).tid());
+        assertEquals(CmState.MRA_REP_SENT, a.state());
+        assertEquals(CmState.MRA_REP_RCVD, b.state());
+        assertEquals(List.of("REPLY"), eventsA.events, "the repeat is not reported");
+
+        fabric.runFor(67584 * MS + 10 * MS);
+        List<Mad> reps = sent(MadHeaderFlyweight.ATTR_REP);
+        assertEquals(3, reps.size());
+        assertWithinATick(67584 * MS, reps.get(2).atNs() - mras.get(0).atNs(), "conv(24) + conv(19) after the MRA");
+        fabric.execute(() -> cmA.ready(a));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.ESTABLISHED, a.state());
+        assertEquals(CmState.ESTABLISHED, b.state());
+    }
+
+    @Test
+    void aDreqNeverAnsweredIsSent16TimesThenTheConnectionGoesThroughTimeWait() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_DREQ;
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(16 * 6144 * MS + 10 * MS);
+        List<Mad> dreqs = sent(MadHeaderFlyweight.ATTR_DREQ);
+        assertEquals(16, dreqs.size(), "the DREQ and the REQ's 15 retries, at the REQ's interval");
+        for (int i = 1; i < dreqs.size(); i++) {
+            assertEquals(dreqs.get(0).atNs() + i * 6144 * MS, dreqs.get(i).atNs());
+            assertArrayEquals(dreqs.get(0).bytes(), dreqs.get(i).bytes());
+        }
+        assertEquals(CmState.TIMEWAIT, a.state());
+        assertEquals(List.of("REPLY", "ESTABLISHED", "DISCONNECTED"), eventsA.events);
+        fabric.runFor(2048 * MS + 10 * MS);
+        assertEquals(List.of("REPLY", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsA.events);
+        assertEquals(0, cmA.connections());
+        assertEquals(CmState.ESTABLISHED, eventsB.connections.get(0).state(), "B never heard of it");
+    }
+
+    @Test
+    void aLostDrepIsAnsweredAgainWhenTheDreqIsResent() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_DREP && sent(MadHeaderFlyweight.ATTR_DREP).size() == 1;
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(100 * MS);
+        assertEquals(CmState.DREQ_SENT, a.state());
+        assertEquals(CmState.TIMEWAIT, eventsB.connections.get(0).state());
+        fabric.runFor(6144 * MS);
+        List<Mad> dreps = sent(MadHeaderFlyweight.ATTR_DREP);
+        assertEquals(2, dreps.size());
+        // B left TimeWait after 2048 ms: the second DREP is cm_issue_drep's, for a connection it no longer knows.
+        CmDrepFlyweight drep = new CmDrepFlyweight().wrap(dreps.get(1).buffer(), 0);
+        assertEquals(eventsB.connections.get(0).localCommId(), drep.localCommId());
+        assertEquals(a.localCommId(), drep.remoteCommId());
+        assertEquals(CmState.TIMEWAIT, a.state());
+    }
+
+    @Test
+    void aDreqForAnUnknownConnectionGetsADrep() {
+        byte[] mad = new byte[256];
+        UnsafeBuffer buf = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_DREQ, 0x1234_5678_9ABCL);
+        new CmDreqFlyweight().wrap(buf, 0).localCommId(0x1111).remoteCommId(0x2222).remoteQpn(5);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        Mad m = sent(MadHeaderFlyweight.ATTR_DREP).get(0);
+        CmDrepFlyweight drep = new CmDrepFlyweight().wrap(m.buffer(), 0);
+        assertEquals(0x2222, drep.localCommId());
+        assertEquals(0x1111, drep.remoteCommId());
+        assertEquals(0x1234_5678_9ABCL, m.tid());
+        assertEquals(1L, count(devA, "cm_drop_unmatched"), "A knows no such connection either");
+    }
+
+    @Test
+    void aDreqForAnotherQpIsIgnored() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        byte[] mad = new byte[256];
+        UnsafeBuffer buf = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_DREQ, 1);
+        new CmDreqFlyweight().wrap(buf, 0).localCommId(a.localCommId()).remoteCommId(b.localCommId())
+            .remoteQpn(QPN_B + 1);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.ESTABLISHED, b.state());
+        assertEquals(1L, count(devB, "cm_drop_unexpected"));
+    }
+
+    @Test
+    void aRepeatedReqOfAConnectionInTimeWaitGetsRej10() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(10 * MS);
+        CmConnection b = eventsB.connections.get(0);
+        assertEquals(CmState.TIMEWAIT, b.state());
+        byte[] oldReq = wire.get(0).bytes();
+        fabric.execute(() -> devA.gsi().send(new UnsafeBuffer(oldReq), 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(10, rej.reason());
+        assertEquals(b.localCommId(), rej.localCommId());
+        assertEquals(a.localCommId(), rej.remoteCommId());
+        assertEquals(CmRejFlyweight.REJECTED_OTHER, rej.messageRejected());
+        assertEquals(1, eventsB.connections.size());
+        assertEquals(1L, count(devA, "cm_drop_unexpected"), "A's connection is in TimeWait: the REJ is not for it");
+    }
+
+    @Test
+    void twoHundredConnectionsOnOneListener() {
+        cmB.listen(SERVICE, eventsB);
+        List<CmConnection> actives = new ArrayList<>();
+        fabric.execute(() -> {
+            for (int i = 0; i < 200; i++) {
+                actives.add(cmA.connect(params(), eventsA));
+            }
+        });
+        fabric.runFor(10 * MS);
+        assertEquals(200, eventsB.connections.size());
+        assertTrue(actives.stream().allMatch(c -> c.state() == CmState.ESTABLISHED));
+        assertTrue(eventsB.connections.stream().allMatch(c -> c.state() == CmState.ESTABLISHED));
+        assertEquals(200, actives.stream().map(CmConnection::localCommId).distinct().count());
+        for (CmConnection a : actives) {
+            assertTrue(eventsB.connections.stream().anyMatch(b -> b.localCommId() == a.remoteCommId()
+                && b.remoteCommId() == a.localCommId()));
+        }
+        assertEquals(600, wire.size());
+        fabric.execute(() -> actives.forEach(cmA::disconnect));
+        fabric.runFor(2100 * MS);
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+    }
+
+    @Test
+    void malformedAndUnmatchedMadsAreCountedAndDropped() {
+        cmB.listen(SERVICE, eventsB);
+        byte[] mad = new byte[256];
+        UnsafeBuffer buf = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(0x0030, 1);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791)); // an unknown attribute
+        fabric.runFor(MS);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_REQ, 1).classVersion(1);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791)); // another class version
+        fabric.runFor(MS);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_RTU, 1);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791)); // an RTU for nothing
+        fabric.runFor(MS);
+        assertEquals(2L, count(devB, "cm_drop_bad_mad"));
+        assertEquals(1L, count(devB, "cm_drop_unmatched"));
+        assertEquals(3L, count(devB, "rcvd_mads"));
+        assertEquals(0, cmB.connections());
+        assertFalse(wire.stream().anyMatch(m -> !m.fromA()), "nothing answered");
+    }
+}
