@@ -1,9 +1,9 @@
 package io.jroce.stack.mad;
 
-import java.nio.ByteOrder;
-
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+
+import io.jroce.stack.wire.HeaderFlyweight;
 
 /**
  * A view of a fixed-size MAD structure at an offset in a buffer: it holds the buffer rather than
@@ -11,61 +11,26 @@ import org.agrona.MutableDirectBuffer;
  * IBTA and the kernel's iba.h number them, from the most significant bit of their byte: a field of
  * {@code width} bits at bit offset {@code bit} occupies mask {@code ((1 << width) - 1) << (8 - bit - width)}.
  */
-public abstract class MadFlyweight {
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
-    private int offset;
-
+public abstract class MadFlyweight extends HeaderFlyweight {
     /** Only the structures of this package extend it. */
     MadFlyweight() {
-    }
-
-    /** The wrapped buffer. */
-    public final DirectBuffer buffer() {
-        return buffer;
-    }
-
-    /** Where this structure starts in the wrapped buffer. */
-    public final int offset() {
-        return offset;
     }
 
     /** The structure's length in bytes. */
     public abstract int length();
 
-    final void wrapBuffer(DirectBuffer buffer, int offset) {
-        buffer.boundsCheck(offset, length());
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer) buffer : null;
-        this.offset = offset;
+    @Override
+    public final int headerLength() {
+        return length();
     }
 
-    final MutableDirectBuffer writable() {
-        if (mutableBuffer == null) {
-            throw new IllegalStateException(getClass().getSimpleName() + " wraps a read-only buffer");
-        }
-        return mutableBuffer;
+    final void wrapBuffer(DirectBuffer buffer, int offset) {
+        wrapBuffer(buffer, offset, length());
     }
 
     /** Zeroes the whole structure: reserved fields are sent as 0 and setters keep neighbouring bits. */
     final void clearAll() {
-        writable().setMemory(offset, length(), (byte) 0);
-    }
-
-    final int getUint8(int field) {
-        return buffer.getByte(offset + field) & 0xFF;
-    }
-
-    final void putUint8(int field, int value) {
-        writable().putByte(offset + field, (byte) value);
-    }
-
-    final int getUint16(int field) {
-        return buffer.getShort(offset + field, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-    }
-
-    final void putUint16(int field, int value) {
-        writable().putShort(offset + field, (short) value, ByteOrder.BIG_ENDIAN);
+        clearHeader();
     }
 
     /** Three bytes from {@code field}: IBTA's 24-bit QPNs, EECNs and PSNs in CM messages lead their word. */
@@ -76,22 +41,6 @@ public abstract class MadFlyweight {
     final void putUint24(int field, int value) {
         putUint16(field, value >>> 8);
         putUint8(field + 2, value);
-    }
-
-    final int getInt32(int field) {
-        return buffer.getInt(offset + field, ByteOrder.BIG_ENDIAN);
-    }
-
-    final void putInt32(int field, int value) {
-        writable().putInt(offset + field, value, ByteOrder.BIG_ENDIAN);
-    }
-
-    final long getInt64(int field) {
-        return buffer.getLong(offset + field, ByteOrder.BIG_ENDIAN);
-    }
-
-    final void putInt64(int field, long value) {
-        writable().putLong(offset + field, value, ByteOrder.BIG_ENDIAN);
     }
 
     /** The {@code width}-bit field at bit {@code bit} (0 = most significant) of the byte at {@code field}. */
@@ -108,18 +57,18 @@ public abstract class MadFlyweight {
     }
 
     final void getBytes(int field, byte[] dst, int dstOffset, int length) {
-        buffer.getBytes(offset + field, dst, dstOffset, length);
+        buffer().getBytes(offset() + field, dst, dstOffset, length);
     }
 
     final void putBytes(int field, byte[] src, int srcOffset, int length) {
-        writable().putBytes(offset + field, src, srcOffset, length);
+        writable().putBytes(offset() + field, src, srcOffset, length);
     }
 
     final void getBytes(int field, MutableDirectBuffer dst, int dstOffset, int length) {
-        buffer.getBytes(offset + field, dst, dstOffset, length);
+        buffer().getBytes(offset() + field, dst, dstOffset, length);
     }
 
     final void putBytes(int field, DirectBuffer src, int srcOffset, int length) {
-        writable().putBytes(offset + field, src, srcOffset, length);
+        writable().putBytes(offset() + field, src, srcOffset, length);
     }
 }

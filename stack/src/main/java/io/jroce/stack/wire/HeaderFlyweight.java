@@ -21,8 +21,8 @@ public abstract class HeaderFlyweight {
     /** Where the header starts in {@link #buffer}. */
     private int offset;
 
-    /** Only the headers of this package extend it. */
-    HeaderFlyweight() {
+    /** The transport headers of this package extend it, and the MAD structures of {@code io.jroce.stack.mad}. */
+    protected HeaderFlyweight() {
     }
 
     /** The wrapped buffer. */
@@ -39,7 +39,7 @@ public abstract class HeaderFlyweight {
     public abstract int headerLength();
 
     /** Points this view at {@code length} bytes from {@code offset}; the buffer must hold them all. */
-    final void wrapBuffer(DirectBuffer buffer, int offset, int length) {
+    protected final void wrapBuffer(DirectBuffer buffer, int offset, int length) {
         buffer.boundsCheck(offset, length);
         this.buffer = buffer;
         this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer) buffer : null;
@@ -47,7 +47,7 @@ public abstract class HeaderFlyweight {
     }
 
     /** The buffer for a setter: a header wrapped over a read-only buffer cannot be written. */
-    final MutableDirectBuffer writable() {
+    protected final MutableDirectBuffer writable() {
         if (mutableBuffer == null) {
             throw new IllegalStateException(getClass().getSimpleName() + " wraps a read-only buffer");
         }
@@ -55,41 +55,41 @@ public abstract class HeaderFlyweight {
     }
 
     /** Zeroes the whole header, so that reserved bits go out as 0 (IBTA: reserved fields are sent as 0). */
-    final void clearHeader() {
+    protected final void clearHeader() {
         writable().setMemory(offset, headerLength(), (byte) 0);
     }
 
     // Field accessors relative to the header start. Every one names the byte order: the wire is big-endian.
 
-    final int getUint8(int field) {
+    protected final int getUint8(int field) {
         return buffer.getByte(offset + field) & 0xFF;
     }
 
-    final void putUint8(int field, int value) {
+    protected final void putUint8(int field, int value) {
         writable().putByte(offset + field, (byte) value);
     }
 
-    final int getUint16(int field) {
+    protected final int getUint16(int field) {
         return buffer.getShort(offset + field, ByteOrder.BIG_ENDIAN) & 0xFFFF;
     }
 
-    final void putUint16(int field, int value) {
+    protected final void putUint16(int field, int value) {
         writable().putShort(offset + field, (short) value, ByteOrder.BIG_ENDIAN);
     }
 
-    final int getInt32(int field) {
+    protected final int getInt32(int field) {
         return buffer.getInt(offset + field, ByteOrder.BIG_ENDIAN);
     }
 
-    final void putInt32(int field, int value) {
+    protected final void putInt32(int field, int value) {
         writable().putInt(offset + field, value, ByteOrder.BIG_ENDIAN);
     }
 
-    final long getInt64(int field) {
+    protected final long getInt64(int field) {
         return buffer.getLong(offset + field, ByteOrder.BIG_ENDIAN);
     }
 
-    final void putInt64(int field, long value) {
+    protected final void putInt64(int field, long value) {
         writable().putLong(offset + field, value, ByteOrder.BIG_ENDIAN);
     }
 
