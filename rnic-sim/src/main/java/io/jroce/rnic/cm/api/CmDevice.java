@@ -15,7 +15,8 @@ import io.jroce.rnic.core.SoftDevice;
 import io.jroce.verbs.Gid;
 
 /**
- * One registered device: its {@link ConnectionManager}, made when an ID first uses the device, and
+ * One registered device: its {@link ConnectionManager}, made at registration so that the device
+ * answers REQs as the kernel does (REJ 8 to a port nobody listens on) before any ID uses it, and
  * the routing of the manager's events to the IDs (listeners by service ID, connections by
  * {@link CmConnection}). The maps are the I/O thread's.
  */
@@ -23,20 +24,18 @@ final class CmDevice implements CmEvents {
     final SoftDevice device;
     /** Where this device's CM messages and QP packets go: the peers' RoCE UDP port. */
     final int peerUdpPort;
-    private ConnectionManager cm;
+    private final ConnectionManager cm;
     private final Map<Long, SoftCmId> listeners = new HashMap<>();
     private final Map<CmConnection, SoftCmId> connections = new IdentityHashMap<>();
 
     CmDevice(SoftDevice device, int peerUdpPort) {
         this.device = device;
         this.peerUdpPort = peerUdpPort;
+        this.cm = new ConnectionManager(device.gsi(), new Random(), peerUdpPort);
     }
 
-    /** The device's manager, made (and made the GSI's handler) on first use. Any thread. */
-    synchronized ConnectionManager cm() {
-        if (cm == null) {
-            cm = new ConnectionManager(device.gsi(), new Random(), peerUdpPort);
-        }
+    /** The device's manager (the GSI's handler). Its methods run on the I/O thread. */
+    ConnectionManager cm() {
         return cm;
     }
 
