@@ -221,11 +221,17 @@ final class SoftCmId implements RdmaCmId {
         ConnectParams cp = new ConnectParams(portSpace.serviceId(peer.getPort()), localGid.toBytes(), peerGid.toBytes(),
             qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(), clamp(p.retryCount()),
             clamp(p.rnrRetryCount()), pathMtu.enumValue(), privateData);
+        // Before the REQ leaves: its answer may come back before onIo returns.
         state = State.CONNECTING;
-        onIo(() -> {
-            conn = dev.cm().connect(cp, dev);
-            dev.track(conn, this);
-        });
+        try {
+            onIo(() -> {
+                conn = dev.cm().connect(cp, dev);
+                dev.track(conn, this);
+            });
+        } catch (RuntimeException e) {
+            state = State.ROUTE_RESOLVED;
+            throw e;
+        }
     }
 
     @Override
