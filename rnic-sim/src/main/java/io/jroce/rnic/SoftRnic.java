@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
@@ -208,6 +209,8 @@ public final class SoftRnic {
                 memoryBudget));
             device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
+            // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.
+            CmDevices.register(device, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort);
             return device;
         }
 

@@ -42,6 +42,8 @@ public final class ConnectionManager implements MadHandler {
     private final Random random;
     private final long caGuid;
     private final int hiTid;
+    /** The UDP port every CM message of this device goes to: the peers' RoCE port, never a MAD's source port. */
+    private final int peerPort;
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
@@ -72,6 +74,20 @@ public final class ConnectionManager implements MadHandler {
      *               one makes a test's IDs repeatable)
      */
     public ConnectionManager(Gsi gsi, Random random) {
+        this(gsi, random, Gsi.ROCE_PORT);
+    }
+
+    /**
+     * Creates the manager of {@code gsi}'s device, sending every CM message to {@code peerPort}.
+     * A CM message goes to the peer's RoCE port (4791 on a real network), not to the port its MAD
+     * came from: rxe sends from 0xC000 + a hash of the QPN, where nothing listens. Tests that put
+     * several jroce devices on one host give them all one free port P, their own and their peers'.
+     */
+    public ConnectionManager(Gsi gsi, Random random, int peerPort) {
+        if (peerPort < 1 || peerPort > 65535) {
+            throw new IllegalArgumentException("a peer's UDP port is 1..65535, got " + peerPort);
+        }
+        this.peerPort = peerPort;
         this.gsi = gsi;
         this.counters = gsi.counters();
         this.random = random;
@@ -120,7 +136,7 @@ public final class ConnectionManager implements MadHandler {
                 + " bytes of private data, got " + p.privateData().length);
         }
         CmConnection c = new CmConnection(true, newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
-            Gsi.ROCE_PORT, events);
+            peerPort, events);
         c.localQpn = p.localQpn() & 0xFFFFFF;
         c.tid = CmTransactionId.form(hiTid, c.localCommId);
         c.intervalNs = NS_PER_MS
@@ -200,8 +216,9 @@ public final class ConnectionManager implements MadHandler {
         }
     }
 
+    /** Answers go to the peers' RoCE port (see the constructor), so the MAD's source port is not used. */
     @Override
-    public void onMad(DirectBuffer mad, byte[] peerGid, int peerPort, int sourceQp, int pkeyIndex, byte[] localGid,
+    public void onMad(DirectBuffer mad, byte[] peerGid, int sourcePort, int sourceQp, int pkeyIndex, byte[] localGid,
                       long nowNs) {
         header.wrap(mad, 0);
         if (header.classVersion() != MadHeaderFlyweight.CM_CLASS_VERSION
@@ -210,12 +227,12 @@ public final class ConnectionManager implements MadHandler {
             return;
         }
         switch (header.attributeId()) {
-            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, peerPort, localGid);
+            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, localGid);
             case MadHeaderFlyweight.ATTR_REP -> onRep(mad);
             case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
             case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
             case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, peerPort, localGid);
+            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid);
             case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
             default -> counters.increment(Counter.CM_DROP_BAD_MAD); // SIDR (UD) and LAP/APR are not handled
         }
@@ -268,7 +285,7 @@ public final class ConnectionManager implements MadHandler {
         }
     }
 
-    private void onReq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
+    private void onReq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
         req.wrap(mad, 0);
         if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
             counters.increment(Counter.CM_DROP_BAD_MAD); // UC/RD connections are not offered
@@ -442,7 +459,7 @@ public final class ConnectionManager implements MadHandler {
         arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
     }
 
-    private void onDreq(DirectBuffer mad, byte[] peerGid, int peerPort, byte[] localGid) {
+    private void onDreq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
         dreq.wrap(mad, 0);
         long tid = header.wrap(mad, 0).transactionId();
         CmConnection c = byLocalId.get(dreq.remoteCommId());

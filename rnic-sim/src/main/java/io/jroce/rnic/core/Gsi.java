@@ -64,7 +64,8 @@ public final class Gsi {
      * 0xFFFF (the packet sender's default) and DETH Q_Key 0x80010000 and source QP 1. I/O thread only (a handler answering, or a
      * task the CM gave {@link #execute}); the packet leaves at once.
      *
-     * @param peerPort {@link #ROCE_PORT}, or the port the peer's MAD came from when answering it
+     * @param peerPort the peer's RoCE port: {@link #ROCE_PORT} unless the peer was opened on another; not
+     *                 the port a received MAD came from (rxe sends from 0xC000 + a hash of the QPN)
      * @return false when the transport could not send it (counted by the transport)
      * @throws IllegalStateException    off the I/O thread
      * @throws IllegalArgumentException for a buffer shorter than a MAD, a local GID not in the GID

@@ -47,6 +47,8 @@ public final class SoftDevice implements RdmaDevice {
     private final QpnAllocator qpns = new QpnAllocator();
     private int liveQps;
     private volatile boolean closed;
+    /** Run once when the device closes (the RDMA CM's registry of open devices forgets it). */
+    private final List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SoftDevice(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
                        Counters counters, long memoryBudget) {
@@ -309,6 +311,16 @@ public final class SoftDevice implements RdmaDevice {
         }
     }
 
+    /** Runs {@code hook} when the device closes. Any thread. */
+    public void onClose(Runnable hook) {
+        closeHooks.add(hook);
+    }
+
+    /** The port's active MTU: the largest path MTU a QP may use. */
+    public Mtu portActiveMtu() {
+        return activeMtu;
+    }
+
     @Override
     public Map<String, Long> counters() {
         return counters.snapshot();
@@ -325,6 +337,7 @@ public final class SoftDevice implements RdmaDevice {
                 + " completion channel(s); close them first");
         }
         closed = true;
+        closeHooks.forEach(Runnable::run);
         // The port goes down with the device; delivered before the I/O thread stops.
         try {
             io.call(() -> {

@@ -1,0 +1,142 @@
+package io.jroce.rnic.cm.api;
+
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.jroce.rnic.cm.CmConnection;
+import io.jroce.rnic.cm.CmEvents;
+import io.jroce.rnic.cm.ConnectReply;
+import io.jroce.rnic.cm.ConnectRequest;
+import io.jroce.rnic.cm.ConnectionManager;
+import io.jroce.rnic.core.SoftDevice;
+import io.jroce.verbs.Gid;
+
+/**
+ * One registered device: its {@link ConnectionManager}, made at registration so that the device
+ * answers REQs as the kernel does (REJ 8 to a port nobody listens on) before any ID uses it, and
+ * the routing of the manager's events to the IDs (listeners by service ID, connections by
+ * {@link CmConnection}). The maps are the I/O thread's.
+ */
+final class CmDevice implements CmEvents {
+    final SoftDevice device;
+    /** Where this device's CM messages and QP packets go: the peers' RoCE UDP port. */
+    final int peerUdpPort;
+    private final ConnectionManager cm;
+    private final Map<Long, SoftCmId> listeners = new HashMap<>();
+    private final Map<CmConnection, SoftCmId> connections = new IdentityHashMap<>();
+
+    CmDevice(SoftDevice device, int peerUdpPort) {
+        this.device = device;
+        this.peerUdpPort = peerUdpPort;
+        this.cm = new ConnectionManager(device.gsi(), new Random(), peerUdpPort);
+    }
+
+    /** The device's manager (the GSI's handler). Its methods run on the I/O thread. */
+    ConnectionManager cm() {
+        return cm;
+    }
+
+    /** The index of {@code gid} in the device's GID table, or -1. */
+    int gidIndex(Gid gid) {
+        return device.gids().indexOf(gid);
+    }
+
+    /** The device's first address of the family (IPv4-mapped or not), or null. */
+    Gid sourceFor(boolean ipv4) {
+        for (Gid g : device.gids()) {
+            if (g.isIpv4Mapped() == ipv4) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    List<Gid> gids() {
+        return device.gids();
+    }
+
+    // I/O thread from here on.
+
+    void listen(long serviceId, SoftCmId id) {
+        cm().listen(serviceId, this);
+        listeners.put(serviceId, id);
+    }
+
+    void stopListening(long serviceId) {
+        if (listeners.remove(serviceId) != null) {
+            cm().stopListening(serviceId);
+        }
+    }
+
+    void track(CmConnection c, SoftCmId id) {
+        connections.put(c, id);
+    }
+
+    void untrack(CmConnection c) {
+        connections.remove(c);
+    }
+
+    @Override
+    public void onConnectRequest(CmConnection c, ConnectRequest request) {
+        SoftCmId listener = listeners.get(c.serviceId());
+        if (listener == null) {
+            cm().reject(c, new byte[0]);
+            return;
+        }
+        SoftCmId child = listener.onConnectRequest(c, request);
+        if (child != null) {
+            connections.put(c, child);
+        }
+    }
+
+    @Override
+    public void onReply(CmConnection c, ConnectReply reply) {
+        SoftCmId id = connections.get(c);
+        if (id != null) {
+            id.onReply(reply);
+        }
+    }
+
+    @Override
+    public void onEstablished(CmConnection c) {
+        SoftCmId id = connections.get(c);
+        if (id != null) {
+            id.onEstablished();
+        }
+    }
+
+    @Override
+    public void onRejected(CmConnection c, int reason) {
+        SoftCmId id = connections.remove(c);
+        if (id != null) {
+            id.onRejected(reason);
+        }
+    }
+
+    @Override
+    public void onUnreachable(CmConnection c) {
+        SoftCmId id = connections.remove(c);
+        if (id != null) {
+            id.onUnreachable();
+        }
+    }
+
+    @Override
+    public void onDisconnected(CmConnection c) {
+        SoftCmId id = connections.get(c);
+        if (id != null) {
+            id.onDisconnected();
+        }
+    }
+
+    @Override
+    public void onTimeWaitExit(CmConnection c) {
+        SoftCmId id = connections.remove(c);
+        if (id != null) {
+            id.onTimeWaitExit();
+        }
+    }
+}

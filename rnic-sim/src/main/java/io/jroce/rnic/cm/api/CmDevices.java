@@ -1,0 +1,57 @@
+package io.jroce.rnic.cm.api;
+
+import java.net.InetAddress;
+import java.net.Inet4Address;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.jroce.rnic.core.SoftDevice;
+import io.jroce.verbs.Gid;
+
+/**
+ * The JVM-wide registry of open jroce devices on UDP, where address resolution looks for the device
+ * that owns an address (the kernel's netdev lookup in {@code cma_acquire_dev}). A device registers
+ * when it opens and leaves when it closes.
+ */
+public final class CmDevices {
+    private static final List<CmDevice> DEVICES = new CopyOnWriteArrayList<>();
+
+    private CmDevices() {
+    }
+
+    /** Registers an open device whose peers listen on UDP {@code roceUdpPort}; it leaves the registry when it closes. */
+    public static void register(SoftDevice device, int roceUdpPort) {
+        CmDevice d = new CmDevice(device, roceUdpPort);
+        DEVICES.add(d);
+        device.onClose(() -> DEVICES.remove(d));
+    }
+
+    /** The device that owns {@code address}, or null. */
+    static CmDevice owning(InetAddress address) {
+        Gid gid = Gid.of(address);
+        for (CmDevice d : DEVICES) {
+            if (d.gidIndex(gid) >= 0) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The device to reach {@code destination} from: the one that owns it (a connection to itself),
+     * else the first with an address of the same family.
+     */
+    static CmDevice reaching(InetAddress destination) {
+        CmDevice own = owning(destination);
+        if (own != null) {
+            return own;
+        }
+        boolean v4 = destination instanceof Inet4Address;
+        for (CmDevice d : DEVICES) {
+            if (d.sourceFor(v4) != null) {
+                return d;
+            }
+        }
+        return null;
+    }
+}

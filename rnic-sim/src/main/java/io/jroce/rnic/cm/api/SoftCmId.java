@@ -1,0 +1,520 @@
+package io.jroce.rnic.cm.api;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.rnic.cm.AcceptParams;
+import io.jroce.rnic.cm.CmConnection;
+import io.jroce.rnic.cm.ConnectParams;
+import io.jroce.rnic.cm.ConnectReply;
+import io.jroce.rnic.cm.ConnectRequest;
+import io.jroce.stack.mad.CmaHeaderFlyweight;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.Arguments;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.InvalidStateException;
+import io.jroce.verbs.Mtu;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpState;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
+
+/**
+ * An RDMA CM ID over a device's {@link io.jroce.rnic.cm.ConnectionManager}. The application's calls
+ * check the ID's state, then run the manager's methods on the device's I/O thread and wait for them;
+ * the manager's events arrive on the I/O thread (through {@link CmDevice}), move the QP as librdmacm
+ * does ({@code ucma_process_conn_resp}, {@code rdma_accept}), and are queued to the channel.
+ */
+final class SoftCmId implements RdmaCmId {
+    /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
+    private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+    /**
+     * The path MTU of a route without an SA: the kernel derives it from the netdev's MTU
+     * ({@code cma_resolve_iboe_route}), 1024 for a 1500-byte Ethernet, which an rxe peer has; no
+     * larger than this device's active MTU.
+     */
+    private static final Mtu ROUTE_MTU = Mtu.MTU_1024;
+    /** The path's ACK timeout: packet life time 18 + 1, as the kernel's CM sets the QP's ({@code cm_init_av_by_path}). */
+    private static final int ACK_TIMEOUT = 19;
+    /** The RNR NAK timer this side's QP sends (IBTA table 45: 12 = 0.64 ms, rdma_init_qp_attr's default). */
+    private static final int MIN_RNR_TIMER = 12;
+    /** UNREACHABLE's status, -ETIMEDOUT as librdmacm reports it. */
+    static final int ETIMEDOUT = -110;
+    private static final int EINVAL = -22;
+    private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
+
+    private enum State { IDLE, BOUND, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECTING, REQUEST, ACCEPTING,
+        ESTABLISHED, DISCONNECTED, REJECTED, CLOSED }
+
+    private final SoftEventChannel channel;
+    private final PortSpace portSpace;
+    private final AtomicInteger unacked = new AtomicInteger();
+    private volatile State state = State.IDLE;
+    private volatile CmDevice dev;
+    private volatile InetSocketAddress local;
+    private volatile InetSocketAddress peer;
+    private volatile QueuePair qp;
+    private Gid localGid;
+    private Gid peerGid;
+    private int sgidIndex;
+    private Mtu pathMtu;
+    /** The PSN this side's QP expects first, carried in its REQ or REP. */
+    private int psn;
+    private ConnParam param;
+    private CmConnection conn;
+    private ConnectRequest request;
+    private ConnParam peerParam;
+    private byte[] peerPrivateData;
+    private boolean disconnectCalled;
+
+    SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
+        this.channel = channel;
+        this.portSpace = portSpace;
+    }
+
+    @Override
+    public PortSpace portSpace() {
+        return portSpace;
+    }
+
+    @Override
+    public RdmaEventChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public synchronized void bindAddr(InetSocketAddress address) {
+        expect(State.IDLE);
+        Arguments.notNull(address, "address");
+        if (address.getAddress() == null || address.getAddress().isAnyLocalAddress()) {
+            throw new InvalidAttributeException("bind a local address of an open jroce device, not " + address
+                + " (a wildcard bind is not offered yet)");
+        }
+        CmDevice d = CmDevices.owning(address.getAddress());
+        if (d == null) {
+            throw new InvalidAttributeException("no open jroce device owns " + address.getAddress().getHostAddress());
+        }
+        useDevice(d, Gid.of(address.getAddress()), address.getPort() == 0 ? ephemeralPort() : address.getPort());
+        state = State.BOUND;
+    }
+
+    @Override
+    public synchronized void listen(int backlog) {
+        expect(State.BOUND);
+        if (portSpace == PortSpace.UDP) {
+            throw new InvalidAttributeException("the UDP port space (SIDR) is not offered yet");
+        }
+        long serviceId = portSpace.serviceId(local.getPort());
+        try {
+            onIo(() -> dev.listen(serviceId, this));
+        } catch (InvalidStateException e) {
+            throw new InvalidStateException("port " + local.getPort() + " of " + portSpace + " is already listened on "
+                + dev.device.name(), e);
+        }
+        state = State.LISTEN;
+    }
+
+    @Override
+    public synchronized void resolveAddr(InetSocketAddress source, InetSocketAddress destination, int timeoutMs) {
+        Arguments.notNull(destination, "destination");
+        if (destination.getAddress() == null) {
+            throw new InvalidAttributeException("unresolved destination " + destination);
+        }
+        if (source != null && state == State.IDLE) {
+            bindAddr(source);
+        }
+        expect(State.IDLE, State.BOUND);
+        boolean v4 = destination.getAddress() instanceof java.net.Inet4Address;
+        if (dev == null) {
+            CmDevice d = CmDevices.reaching(destination.getAddress());
+            if (d == null) {
+                throw new InvalidAttributeException("no open jroce device reaches "
+                    + destination.getAddress().getHostAddress());
+            }
+            useDevice(d, d.sourceFor(v4), ephemeralPort());
+        } else if (localGid.isIpv4Mapped() != v4) {
+            throw new InvalidAttributeException("source " + local + " and destination " + destination
+                + " are not of one address family");
+        }
+        peer = destination;
+        peerGid = Gid.of(destination.getAddress());
+        state = State.ADDR_RESOLVED;
+        post(RdmaCmEventType.ADDR_RESOLVED, 0, null, null);
+    }
+
+    @Override
+    public synchronized void resolveRoute(int timeoutMs) {
+        expect(State.ADDR_RESOLVED);
+        Mtu active = dev.device.portActiveMtu();
+        pathMtu = active.bytes() < ROUTE_MTU.bytes() ? active : ROUTE_MTU;
+        state = State.ROUTE_RESOLVED;
+        post(RdmaCmEventType.ROUTE_RESOLVED, 0, null, null);
+    }
+
+    @Override
+    public synchronized QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes) {
+        Arguments.notNull(pd, "protection domain");
+        Arguments.notNull(attributes, "QP init attributes");
+        if (dev == null) {
+            throw new InvalidStateException("bind or resolve an address before rdma_create_qp: the ID has no device");
+        }
+        if (qp != null) {
+            throw new InvalidStateException("the ID already has QP " + qp.qpNum());
+        }
+        if (pd.device() != dev.device) {
+            throw new InvalidAttributeException("the protection domain is of device " + pd.device().name()
+                + ", the ID's is " + dev.device.name());
+        }
+        if (attributes.type() != QpType.RC) {
+            throw new InvalidAttributeException("only RC QPs are connected through the CM yet, not " + attributes.type());
+        }
+        QueuePair q = pd.createQp(attributes);
+        q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(QP_ACCESS));
+        qp = q;
+        return q;
+    }
+
+    @Override
+    public synchronized void connect(ConnParam p) {
+        Arguments.notNull(p, "connection parameters");
+        expect(State.ROUTE_RESOLVED);
+        if (portSpace == PortSpace.UDP) {
+            throw new InvalidAttributeException("the UDP port space (SIDR) is not offered yet");
+        }
+        requireQp();
+        byte[] user = p.privateData();
+        if (user.length > MAX_REQ_PRIVATE_DATA) {
+            throw new InvalidAttributeException("a REQ carries at most " + MAX_REQ_PRIVATE_DATA
+                + " bytes of private data after the RDMA CM header, got " + user.length);
+        }
+        // cma_format_hdr: the header, then the consumer's private data.
+        byte[] privateData = new byte[CmaHeaderFlyweight.LENGTH + user.length];
+        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(privateData), 0);
+        h.cmaVersion(CmaHeaderFlyweight.CMA_VERSION).ipVersion(localGid.isIpv4Mapped() ? 4 : 6).port(local.getPort());
+        headerAddress(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, localGid);
+        headerAddress(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
+        System.arraycopy(user, 0, privateData, CmaHeaderFlyweight.LENGTH, user.length);
+        param = p;
+        psn = ThreadLocalRandom.current().nextInt(0x1000000);
+        ConnectParams cp = new ConnectParams(portSpace.serviceId(peer.getPort()), localGid.toBytes(), peerGid.toBytes(),
+            qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(), clamp(p.retryCount()),
+            clamp(p.rnrRetryCount()), pathMtu.enumValue(), privateData);
+        // Before the REQ leaves: its answer may come back before onIo returns.
+        state = State.CONNECTING;
+        try {
+            onIo(() -> {
+                conn = dev.cm().connect(cp, dev);
+                dev.track(conn, this);
+            });
+        } catch (RuntimeException e) {
+            state = State.ROUTE_RESOLVED;
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void accept(ConnParam p) {
+        Arguments.notNull(p, "connection parameters");
+        expect(State.REQUEST);
+        requireQp();
+        if (p.privateData().length > AcceptParams.MAX_PRIVATE_DATA) {
+            throw new InvalidAttributeException("a REP carries at most " + AcceptParams.MAX_PRIVATE_DATA
+                + " bytes of private data, got " + p.privateData().length);
+        }
+        param = p;
+        psn = ThreadLocalRandom.current().nextInt(0x1000000);
+        Mtu asked = Mtu.fromEnum(request.pathMtu());
+        Mtu mtu = asked.bytes() < dev.device.portActiveMtu().bytes() ? asked : dev.device.portActiveMtu();
+        onIo(() -> {
+            try {
+                // rdma_accept: the QP to RTR and RTS before the REP.
+                toRtr(request.remoteQpn(), mtu, p.responderResources());
+                toRts(request.startingPsn(), clamp(request.retryCount()), clamp(request.rnrRetryCount()),
+                    p.initiatorDepth());
+            } catch (VerbsException e) {
+                // The CMA's own failure: REJ consumer defined.
+                dev.cm().reject(conn, new byte[0]);
+                dev.untrack(conn);
+                state = State.REJECTED;
+                throw e;
+            }
+            state = State.ACCEPTING;
+            dev.cm().accept(conn, new AcceptParams(qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(),
+                clamp(p.rnrRetryCount()), p.privateData()));
+        });
+    }
+
+    @Override
+    public synchronized void reject(byte[] privateData) {
+        Arguments.notNull(privateData, "private data");
+        expect(State.REQUEST);
+        onIo(() -> {
+            dev.cm().reject(conn, privateData);
+            dev.untrack(conn);
+        });
+        state = State.REJECTED;
+    }
+
+    @Override
+    public synchronized void disconnect() {
+        expect(State.ESTABLISHED, State.ACCEPTING, State.DISCONNECTED);
+        if (disconnectCalled) {
+            throw new InvalidStateException("rdma_disconnect was already called on this ID");
+        }
+        disconnectCalled = true;
+        // cma_modify_qp_err: outstanding work completes flushed before the peer hears of it.
+        if (qp != null && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
+            qp.modify(new QpAttributes().state(QpState.ERR));
+        }
+        onIo(() -> dev.cm().disconnect(conn));
+    }
+
+    @Override
+    public QueuePair qp() {
+        return qp;
+    }
+
+    @Override
+    public RdmaDevice device() {
+        CmDevice d = dev;
+        return d == null ? null : d.device;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public InetSocketAddress peerAddress() {
+        return peer;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (unacked.get() > 0) {
+            throw new ResourceBusyException(unacked.get() + " event(s) of this ID are not acknowledged; ack them first");
+        }
+        if (dev != null && (state == State.LISTEN || conn != null)) {
+            State was = state;
+            onIo(() -> {
+                if (was == State.LISTEN) {
+                    dev.stopListening(portSpace.serviceId(local.getPort()));
+                }
+                if (conn != null) {
+                    dev.untrack(conn);
+                }
+            });
+        }
+        state = State.CLOSED;
+        channel.forget(this);
+    }
+
+    // The manager's events, on the I/O thread.
+
+    /** On a listener: a REQ for its service; returns the new ID, or null when the REQ was rejected. */
+    SoftCmId onConnectRequest(CmConnection c, ConnectRequest r) {
+        byte[] pd = r.privateData();
+        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
+        int ipVersion = h.ipVersion();
+        if (h.cmaVersion() != CmaHeaderFlyweight.CMA_VERSION || (ipVersion != 4 && ipVersion != 6)) {
+            dev.cm().reject(c, new byte[0]); // cma_save_net_info fails: REJ consumer defined
+            return null;
+        }
+        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
+        SoftCmId child = new SoftCmId(channel, portSpace);
+        Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
+        child.useDevice(dev, local, this.local.getPort());
+        child.peerGid = Gid.of(c.peerGid());
+        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
+        child.conn = c;
+        child.request = r;
+        child.state = State.REQUEST;
+        channel.adopt(child);
+        ConnParam theirs = new ConnParam().responderResources(r.responderResources())
+            .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
+        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
+            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
+        return child;
+    }
+
+    /** Active: the REP arrived; as librdmacm on CONNECT_RESPONSE: RTR, RTS, then the RTU. */
+    void onReply(ConnectReply r) {
+        try {
+            toRtr(r.remoteQpn(), pathMtu, r.responderResources());
+            toRts(r.startingPsn(), clamp(param.retryCount()), clamp(r.rnrRetryCount()), r.initiatorDepth());
+        } catch (VerbsException e) {
+            dev.cm().reject(conn, new byte[0]);
+            dev.untrack(conn);
+            state = State.REJECTED;
+            post(RdmaCmEventType.CONNECT_ERROR, EINVAL, null, null);
+            return;
+        }
+        peerParam = new ConnParam().responderResources(r.responderResources()).initiatorDepth(r.initiatorDepth())
+            .rnrRetryCount(r.rnrRetryCount());
+        peerPrivateData = r.privateData();
+        dev.cm().ready(conn); // reports onEstablished
+    }
+
+    void onEstablished() {
+        state = State.ESTABLISHED;
+        post(RdmaCmEventType.ESTABLISHED, 0, peerPrivateData, peerParam);
+    }
+
+    void onRejected(int reason) {
+        state = State.REJECTED;
+        post(RdmaCmEventType.REJECTED, reason, null, null);
+    }
+
+    void onUnreachable() {
+        state = State.REJECTED;
+        post(RdmaCmEventType.UNREACHABLE, ETIMEDOUT, null, null);
+    }
+
+    void onDisconnected() {
+        state = State.DISCONNECTED;
+        post(RdmaCmEventType.DISCONNECTED, 0, null, null);
+    }
+
+    void onTimeWaitExit() {
+        post(RdmaCmEventType.TIMEWAIT_EXIT, 0, null, null);
+    }
+
+    // Helpers.
+
+    private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
+        qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(remoteQpn).rqPsn(psn)
+            .addressVector(new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort))
+            .maxDestRdAtomic(responderResources).minRnrTimer(MIN_RNR_TIMER));
+    }
+
+    private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(ACK_TIMEOUT).retryCount(retryCount)
+            .rnrRetry(rnrRetry).maxRdAtomic(initiatorDepth));
+    }
+
+    private void useDevice(CmDevice d, Gid gid, int port) {
+        dev = d;
+        localGid = gid;
+        sgidIndex = d.gidIndex(gid);
+        local = new InetSocketAddress(gid.toInetAddress(), port);
+    }
+
+    private void post(RdmaCmEventType type, int status, byte[] privateData, ConnParam connParam) {
+        post(type, status, null, privateData, connParam);
+    }
+
+    private void post(RdmaCmEventType type, int status, SoftCmId listenId, byte[] privateData, ConnParam connParam) {
+        unacked.incrementAndGet();
+        channel.post(new RdmaCmEvent(type, status, this, listenId, privateData, connParam, unacked::decrementAndGet));
+    }
+
+    private void requireQp() {
+        if (qp == null) {
+            throw new InvalidStateException("create the ID's QP (createQp) before connecting or accepting");
+        }
+    }
+
+    private void expect(State... allowed) {
+        State s = state;
+        if (s == State.CLOSED) {
+            throw new ResourceClosedException("the RDMA CM ID is closed");
+        }
+        for (State a : allowed) {
+            if (s == a) {
+                return;
+            }
+        }
+        throw new InvalidStateException("the ID is " + s + ", the call needs " + Arrays.toString(allowed));
+    }
+
+    /** Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become typed ones. */
+    private void onIo(Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            dev.device.gsi().execute(() -> {
+                try {
+                    task.run();
+                    done.complete(null);
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            });
+            done.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof VerbsException ve) {
+                throw ve;
+            }
+            if (cause instanceof IllegalStateException) {
+                throw new InvalidStateException(cause.getMessage(), cause);
+            }
+            if (cause instanceof IllegalArgumentException) {
+                throw new InvalidAttributeException(cause.getMessage(), cause);
+            }
+            throw new VerbsException("RDMA CM call failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VerbsException("interrupted while waiting for the device's I/O thread", e);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new ResourceClosedException("device " + dev.device.name() + " is closed", e);
+        }
+    }
+
+    private static int clamp(int count) {
+        return Math.max(0, Math.min(7, count));
+    }
+
+    private static int ephemeralPort() {
+        return ThreadLocalRandom.current().nextInt(32768, 61000); // Linux's ip_local_port_range
+    }
+
+    /** cma_hdr's address: IPv6 in 16 bytes, IPv4 in the last 4 after 12 zero bytes. */
+    private static void headerAddress(byte[] header, int offset, Gid gid) {
+        if (gid.isIpv4Mapped()) {
+            for (int i = 0; i < 4; i++) {
+                header[offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS + i] = gid.byteAt(12 + i);
+            }
+        } else {
+            gid.copyTo(header, offset);
+        }
+    }
+
+    private static Gid headerGid(byte[] header, int offset, int ipVersion) {
+        try {
+            if (ipVersion == 4) {
+                return Gid.of(InetAddress.getByAddress(Arrays.copyOfRange(header,
+                    offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS, offset + CmaHeaderFlyweight.ADDRESS_LENGTH)));
+            }
+            return Gid.of(Arrays.copyOfRange(header, offset, offset + CmaHeaderFlyweight.ADDRESS_LENGTH));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e); // 4 bytes always make an address
+        }
+    }
+}

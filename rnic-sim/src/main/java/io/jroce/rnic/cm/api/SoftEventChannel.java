@@ -1,0 +1,69 @@
+package io.jroce.rnic.cm.api;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.jroce.verbs.Arguments;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
+
+/** An event channel: the devices' I/O threads queue (never block), the application takes. */
+final class SoftEventChannel implements RdmaEventChannel {
+    private final LinkedBlockingQueue<RdmaCmEvent> events = new LinkedBlockingQueue<>();
+    private final Set<SoftCmId> ids = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    @Override
+    public RdmaCmId createId(PortSpace portSpace) {
+        ensureOpen();
+        SoftCmId id = new SoftCmId(this, Arguments.notNull(portSpace, "port space"));
+        ids.add(id);
+        return id;
+    }
+
+    /** Adds an ID made for a connect request. */
+    void adopt(SoftCmId id) {
+        ids.add(id);
+    }
+
+    void forget(SoftCmId id) {
+        ids.remove(id);
+    }
+
+    /** Queues an event. Any thread; never blocks. */
+    void post(RdmaCmEvent event) {
+        events.add(event);
+    }
+
+    @Override
+    public RdmaCmEvent get(long timeout, TimeUnit unit) throws InterruptedException {
+        ensureOpen();
+        return events.poll(timeout, unit);
+    }
+
+    @Override
+    public RdmaCmEvent poll() {
+        ensureOpen();
+        return events.poll();
+    }
+
+    @Override
+    public void close() {
+        if (!ids.isEmpty()) {
+            throw new ResourceBusyException("event channel still has " + ids.size() + " open ID(s); close them first");
+        }
+        closed = true;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("the event channel is closed");
+        }
+    }
+}

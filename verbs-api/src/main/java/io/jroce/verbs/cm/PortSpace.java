@@ -1,0 +1,30 @@
+package io.jroce.verbs.cm;
+
+/**
+ * RDMA CM port spaces ({@code enum rdma_port_space}, rdma_cma.h): the high bits of the service ID a
+ * REQ asks for, service ID = port space &lt;&lt; 16 | port ({@code cma.c cma_get_service_id}).
+ */
+public enum PortSpace {
+    /** Reliable connections (RC QPs), like TCP. */
+    TCP(0x0106),
+    /** Unreliable datagrams (UD QPs, SIDR); not offered yet. */
+    UDP(0x0111),
+    /** Any QP type, the IB port space. */
+    IB(0x013F);
+
+    private final int value;
+
+    PortSpace(int value) {
+        this.value = value;
+    }
+
+    /** The value in {@code rdma_cma.h}. */
+    public int value() {
+        return value;
+    }
+
+    /** The service ID of {@code port} in this port space. */
+    public long serviceId(int port) {
+        return ((long) value << 16) | (port & 0xFFFF);
+    }
+}

@@ -1,0 +1,82 @@
+package io.jroce.verbs.cm;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code struct rdma_cm_event} (rdma_cma.h): what an {@link RdmaEventChannel} delivers. Each event
+ * is acknowledged with {@link #ack()} once read ({@code rdma_ack_cm_event}); an ID with events not
+ * acknowledged cannot be closed. Made by the implementation.
+ */
+public final class RdmaCmEvent {
+    private final RdmaCmEventType type;
+    private final int status;
+    private final RdmaCmId id;
+    private final RdmaCmId listenId;
+    private final byte[] privateData;
+    private final ConnParam connParam;
+    private final Runnable onAck;
+    private final AtomicBoolean acked = new AtomicBoolean();
+
+    /**
+     * @param status   0, or the REJ reason for {@link RdmaCmEventType#REJECTED}, or a negative errno
+     * @param listenId the listening ID of a {@link RdmaCmEventType#CONNECT_REQUEST}, else null
+     * @param onAck    run once, by the first {@link #ack()}
+     */
+    public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
+                       ConnParam connParam, Runnable onAck) {
+        this.type = type;
+        this.status = status;
+        this.id = id;
+        this.listenId = listenId;
+        this.privateData = privateData == null ? new byte[0] : privateData.clone();
+        this.connParam = connParam;
+        this.onAck = onAck;
+    }
+
+    public RdmaCmEventType type() {
+        return type;
+    }
+
+    /**
+     * 0 on success; for {@link RdmaCmEventType#REJECTED} the REJ's reason (8 no listener, 28 consumer
+     * defined, IBTA 12.6.7 table 107); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT).
+     */
+    public int status() {
+        return status;
+    }
+
+    /** The ID the event is about: for {@link RdmaCmEventType#CONNECT_REQUEST}, a new ID to accept or reject. */
+    public RdmaCmId id() {
+        return id;
+    }
+
+    /** The listening ID a {@link RdmaCmEventType#CONNECT_REQUEST} came to; null for other events. */
+    public RdmaCmId listenId() {
+        return listenId;
+    }
+
+    /**
+     * The peer's private data (a copy), padded as the message carries it: a REQ's 56 bytes after the
+     * RDMA CM header, a REP's 196, a REJ's 148; empty when the event carries none.
+     */
+    public byte[] privateData() {
+        return privateData.clone();
+    }
+
+    /** The peer's connection values (CONNECT_REQUEST, ESTABLISHED on the active side), else null. */
+    public ConnParam connParam() {
+        return connParam;
+    }
+
+    /** Acknowledges the event ({@code rdma_ack_cm_event}); later calls do nothing. */
+    public void ack() {
+        if (acked.compareAndSet(false, true) && onAck != null) {
+            onAck.run();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RdmaCmEvent{" + type + ", status=" + status + "}";
+    }
+}

@@ -1,0 +1,74 @@
+package io.jroce.verbs.cm;
+
+import java.net.InetSocketAddress;
+
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+
+/**
+ * {@code struct rdma_cm_id} (rdma_cma.h): one side of one connection, or a listener. Calls that start
+ * something on the network return at once; the outcome comes as an event on the ID's channel.
+ * Misuse throws: {@link io.jroce.verbs.InvalidStateException} for a call out of order,
+ * {@link io.jroce.verbs.InvalidAttributeException} for a bad argument, naming the problem.
+ */
+public interface RdmaCmId extends AutoCloseable {
+    PortSpace portSpace();
+
+    /** The channel that delivers this ID's events. */
+    RdmaEventChannel channel();
+
+    /** {@code rdma_bind_addr}: the local address (an address of an open device) and port (0: any). */
+    void bindAddr(InetSocketAddress address);
+
+    /** {@code rdma_listen}: takes connect requests to the bound address's port; reported as CONNECT_REQUEST. */
+    void listen(int backlog);
+
+    /**
+     * {@code rdma_resolve_addr}: picks the device and source address to reach {@code destination} (its
+     * port is the peer's listening port); ADDR_RESOLVED follows.
+     *
+     * @param source null, or the local address to use (as rdma_bind_addr)
+     */
+    void resolveAddr(InetSocketAddress source, InetSocketAddress destination, int timeoutMs);
+
+    /** {@code rdma_resolve_route}: the path to the resolved destination; ROUTE_RESOLVED follows. */
+    void resolveRoute(int timeoutMs);
+
+    /** {@code rdma_create_qp}: an RC QP on {@code pd} (of this ID's device), moved to INIT. */
+    QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes);
+
+    /** {@code rdma_connect}: sends the REQ; ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows. */
+    void connect(ConnParam param);
+
+    /** {@code rdma_accept}: moves the QP to RTR and RTS and sends the REP; ESTABLISHED follows the RTU. */
+    void accept(ConnParam param);
+
+    /** {@code rdma_reject}: answers a CONNECT_REQUEST with REJ reason 28 (consumer defined). */
+    void reject(byte[] privateData);
+
+    /** {@code rdma_disconnect}: the QP to ERR, then a DREQ (or the DREP to the peer's DREQ). */
+    void disconnect();
+
+    /** The ID's QP, or null before {@link #createQp}. */
+    QueuePair qp();
+
+    /** The device the ID is bound to, or null before an address is bound or resolved. */
+    RdmaDevice device();
+
+    /** The local address and port, or null before one is bound or resolved. */
+    InetSocketAddress localAddress();
+
+    /** The peer's address and port, or null before one is resolved or a request arrived. */
+    InetSocketAddress peerAddress();
+
+    /**
+     * {@code rdma_destroy_id}: stops listening, forgets the connection (disconnect first to tell the
+     * peer). The QP is the caller's to close.
+     *
+     * @throws io.jroce.verbs.ResourceBusyException while events of this ID are not acknowledged
+     */
+    @Override
+    void close();
+}
