@@ -1,0 +1,219 @@
+package io.jroce.tests.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
+
+/**
+ * jroce's RDMA CM (io.jroce.verbs.cm) against librdmacm's rping on real rxe in a guest, over IPv4:
+ * the connection handshake (REQ, REP, RTU) both ways, and the REJ for a port nobody listens on.
+ */
+@RequiresRxePeer
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class CmRpingRxeTest {
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration RUN = Duration.ofMinutes(2);
+    private static final long WAIT_S = 180;
+    private static final int RPING_PORT = 7174;
+
+    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer) throws InterruptedException {
+        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
+        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type + "\n--- rxe:\n"
+            + String.join("\n", peer.consoleLines()));
+        e.ack();
+        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
+        return e;
+    }
+
+    /** rxe's rping client connects to a jroce listener on the host: CONNECT_REQUEST, accept, ESTABLISHED. */
+    @Test
+    void rpingClientConnectsToJroceListener() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(16);
+                MemoryRegion mr = pd.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+                RdmaCmId listener = ch.createId(PortSpace.TCP);
+                listener.bindAddr(new InetSocketAddress(host, RPING_PORT));
+                listener.listen(4);
+                try (RxePeer peer = RxePeer.builder().name("rxe-rping-client").network(network)
+                         .command("rping -c -a " + host + " -C 1 -v -d").start()) {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, Path.of("/tmp/cm-rping-client.pcap"), BOOT);
+                    RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
+                    assertSame(listener, req.listenId());
+                    RdmaCmId conn = req.id();
+                    assertEquals(new InetSocketAddress(host, RPING_PORT), conn.localAddress());
+                    assertEquals(peer.ipv4(), conn.peerAddress().getAddress().getHostAddress());
+                    conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+                    conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
+                    conn.accept(new ConnParam());
+                    expect(ch, RdmaCmEventType.ESTABLISHED, peer);
+                    // rping's first SEND over the new connection: its buffer's address, rkey and length
+                    // (struct rping_rdma_info, big-endian), as it prints them with -v -d.
+                    WorkCompletion wc = completion(cq, peer);
+                    assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                    assertEquals(WcOpcode.RECV, wc.opcode());
+                    assertEquals(16, wc.byteLen());
+                    String advertised = String.format("RDMA addr %x rkey %x len %d", mr.buffer().getLong(0),
+                        mr.buffer().getInt(8), mr.buffer().getInt(12));
+                    peer.awaitOutput(advertised, RUN);
+                    conn.disconnect(); // rping then waits for an RDMA READ and a SEND (its protocol, not jroce's)
+                    expect(ch, RdmaCmEventType.DISCONNECTED, peer);
+                    expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, peer);
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    cap.stop();
+                    cap.check(); // the CM MADs and the SEND: RoCEv2 to tshark, every ICRC valid
+                    assertNoCmDrops(dev);
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
+                    conn.qp().close();
+                    conn.close();
+                    listener.close();
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * A jroce client connects to rxe's rping server: first to a port nobody listens on (REJ 8 at
+     * once, from the kernel's CM), then to rping's: ESTABLISHED on both sides.
+     */
+    @Test
+    void jroceClientConnectsToRpingServer() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create();
+             RxePeer peer = RxePeer.builder().name("rxe-rping-server").network(network)
+                 .command("rping -s -a 0.0.0.0 -C 1 -v -d").start()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(16);
+                MemoryRegion mr = pd.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+                try {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, Path.of("/tmp/cm-rping-server.pcap"), BOOT);
+                    peer.awaitOutput("rdma_bind_addr successful", BOOT);
+                    RdmaCmId refused = resolved(ch, host, peer.ipv4(), RPING_PORT + 1, pd, cq, peer);
+                    refused.connect(new ConnParam());
+                    RdmaCmEvent rej = expect(ch, RdmaCmEventType.REJECTED, peer);
+                    assertEquals(8, rej.status(), "REJ invalid service ID");
+                    refused.qp().close();
+                    refused.close();
+
+                    RdmaCmId id = resolved(ch, host, peer.ipv4(), RPING_PORT, pd, cq, peer);
+                    id.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
+                    id.connect(new ConnParam());
+                    expect(ch, RdmaCmEventType.ESTABLISHED, peer);
+                    id.disconnect();
+                    expect(ch, RdmaCmEventType.DISCONNECTED, peer);
+                    expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, peer);
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    cap.stop();
+                    cap.check();
+                    assertNoCmDrops(dev);
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_CONNECT_REQUEST");
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
+                    id.qp().close();
+                    id.close();
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /** rxe's rping client connects to a port of the jroce device where nobody listens: REJ 8 at once. */
+    @Test
+    void rpingClientToAPortNobodyListensOnIsRejectedWithReason8() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
+                 RxePeer peer = RxePeer.builder().name("rxe-rping-refused").network(network)
+                     .command("rping -c -a " + host + " -p " + (RPING_PORT + 1) + " -C 1 -v -d").start()) {
+                RxePeer.Result r = peer.awaitExit(RUN);
+                assertLine(r, "cma event RDMA_CM_EVENT_REJECTED, error 8");
+                Map<String, Long> c = dev.counters();
+                assertTrue(c.get("rcvd_mads") >= 1, "the REQ: " + c);
+                assertEquals(c.get("rcvd_mads"), c.get("sent_mads"), "a REJ for each REQ: " + c);
+                assertNoCmDrops(dev);
+            }
+        }
+    }
+
+    /** An ID resolved from {@code host} to {@code guest:port} with its RC QP. */
+    private static RdmaCmId resolved(RdmaEventChannel ch, String host, String guest, int port, ProtectionDomain pd,
+                                     CompletionQueue cq, RxePeer peer) throws InterruptedException {
+        RdmaCmId id = ch.createId(PortSpace.TCP);
+        id.resolveAddr(new InetSocketAddress(host, 0), new InetSocketAddress(guest, port), 2000);
+        expect(ch, RdmaCmEventType.ADDR_RESOLVED, peer);
+        id.resolveRoute(2000);
+        expect(ch, RdmaCmEventType.ROUTE_RESOLVED, peer);
+        id.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+        return id;
+    }
+
+    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
+        WorkCompletion wc = new WorkCompletion();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        while (!cq.poll(wc)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
+                    + String.join("\n", peer.consoleLines()));
+            }
+            Thread.sleep(1);
+        }
+        return wc;
+    }
+
+    /** No MAD from the kernel was dropped as malformed, unmatched or unexpected. */
+    private static void assertNoCmDrops(RdmaDevice dev) {
+        Map<String, Long> c = dev.counters();
+        for (String name : List.of("drop_bad_mad", "drop_unsupported_mad", "drop_no_mad_handler", "cm_drop_bad_mad",
+            "cm_drop_unmatched", "cm_drop_unexpected")) {
+            assertEquals(0L, c.get(name), name + ": " + c);
+        }
+    }
+
+    private static void assertLine(RxePeer.Result r, String fragment) {
+        assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
+    }
+}
