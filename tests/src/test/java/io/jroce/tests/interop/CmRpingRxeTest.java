@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,8 +37,10 @@ import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
 
 /**
- * jroce's RDMA CM (io.jroce.verbs.cm) against librdmacm's rping on real rxe in a guest, over IPv4:
- * the connection handshake (REQ, REP, RTU) both ways, and the REJ for a port nobody listens on.
+ * jroce's RDMA CM (io.jroce.verbs.cm) against librdmacm's rping on real rxe in a guest: the
+ * connection handshake (REQ, REP, RTU) both ways over IPv4 and IPv6, the REJ for a port nobody
+ * listens on both ways, and the disconnection (DREQ, DREP) started by either side. jroce does not
+ * speak rping's own protocol after the connection, so rping ends with an error, which is not checked.
  */
 @RequiresRxePeer
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -175,6 +178,134 @@ class CmRpingRxeTest {
                 assertTrue(c.get("rcvd_mads") >= 1, "the REQ: " + c);
                 assertEquals(c.get("rcvd_mads"), c.get("sent_mads"), "a REJ for each REQ: " + c);
                 assertNoCmDrops(dev);
+            }
+        }
+    }
+
+    /**
+     * rping killed while connected: the kernel's CM sends a DREQ as it destroys the ID; jroce reports
+     * DISCONNECTED, answers with a DREP on disconnect, then TIMEWAIT_EXIT.
+     */
+    @Test
+    void rpingKilledWhileConnectedSendsADreqThatJroceAnswers() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(16);
+                MemoryRegion mr = pd.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+                RdmaCmId listener = ch.createId(PortSpace.TCP);
+                listener.bindAddr(new InetSocketAddress(host, RPING_PORT));
+                listener.listen(4);
+                // rping waits for an RDMA READ that never comes until timeout kills it
+                try (RxePeer peer = RxePeer.builder().name("rxe-rping-killed").network(network)
+                         .command("timeout 8 rping -c -a " + host + " -C 1 -v -d; sleep 3").start()) {
+                    RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
+                    RdmaCmId conn = req.id();
+                    conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+                    conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
+                    conn.accept(new ConnParam());
+                    expect(ch, RdmaCmEventType.ESTABLISHED, peer);
+                    expect(ch, RdmaCmEventType.DISCONNECTED, peer);
+                    conn.disconnect(); // the DREP
+                    expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, peer);
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                    assertNoCmDrops(dev);
+                    conn.qp().close();
+                    conn.close();
+                    listener.close();
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * IPv6 (GID 2 in the guest): rping's client connects to a jroce listener on the host's global
+     * address, then a jroce client connects to rping's server in a second guest.
+     */
+    @Test
+    void rpingAndJroceConnectOverIpv6() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().ipv6().create()) {
+            String host = network.hostIpv6().orElseThrow(() -> new AssertionError("no IPv6 on the bridge"));
+            // The client waits until jroce listens: the host's address is usable once a guest has joined.
+            try (RxePeer client = RxePeer.builder().name("rxe-rping-client6").network(network)
+                     .command("sleep 12; rping -c -a " + host + " -C 1 -v -d").retryWhileRefused().start();
+                 RxePeer server = RxePeer.builder().name("rxe-rping-server6").network(network)
+                     .command("rping -s -a :: -C 1 -v -d").start()) {
+                client.awaitReady(BOOT);
+                try (RdmaDevice dev = openWhenAddressUsable(host);
+                     RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                    ProtectionDomain pd = dev.allocPd();
+                    CompletionQueue cq = dev.createCq(16);
+                    MemoryRegion mr = pd.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+                    try {
+                        RdmaCmId listener = ch.createId(PortSpace.TCP);
+                        listener.bindAddr(new InetSocketAddress(host, RPING_PORT));
+                        listener.listen(4);
+                        RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, client);
+                        RdmaCmId conn = req.id();
+                        assertEquals(InetAddress.getByName(client.ipv6().orElseThrow()), conn.peerAddress().getAddress());
+                        conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+                        conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
+                        conn.accept(new ConnParam());
+                        expect(ch, RdmaCmEventType.ESTABLISHED, client);
+                        WorkCompletion wc = completion(cq, client);
+                        assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                        assertEquals(16, wc.byteLen());
+                        conn.disconnect();
+                        expect(ch, RdmaCmEventType.DISCONNECTED, client);
+                        expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, client);
+                        assertLine(client.awaitExit(RUN), "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                        conn.qp().close();
+                        conn.close();
+                        listener.close();
+
+                        server.awaitOutput("rdma_listen", BOOT);
+                        RdmaCmId id = ch.createId(PortSpace.TCP);
+                        id.resolveAddr(new InetSocketAddress(host, 0),
+                            new InetSocketAddress(server.ipv6().orElseThrow(), RPING_PORT), 2000);
+                        expect(ch, RdmaCmEventType.ADDR_RESOLVED, server);
+                        id.resolveRoute(2000);
+                        expect(ch, RdmaCmEventType.ROUTE_RESOLVED, server);
+                        id.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+                        id.connect(new ConnParam());
+                        expect(ch, RdmaCmEventType.ESTABLISHED, server);
+                        id.disconnect();
+                        expect(ch, RdmaCmEventType.DISCONNECTED, server);
+                        expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, server);
+                        RxePeer.Result r = server.awaitExit(RUN);
+                        assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                        assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
+                        assertNoCmDrops(dev);
+                        id.qp().close();
+                        id.close();
+                    } finally {
+                        mr.close();
+                        cq.close();
+                        pd.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /** Opens the device on the bridge's IPv6 address, which the host can bind only after its duplicate address detection. */
+    private static RdmaDevice openWhenAddressUsable(String host) throws InterruptedException {
+        long deadline = System.nanoTime() + BOOT.toNanos();
+        while (true) {
+            try {
+                return SoftRnic.builder().name("jroce-cm6").address(host).open();
+            } catch (RuntimeException tentative) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw tentative;
+                }
+                Thread.sleep(200);
             }
         }
     }
