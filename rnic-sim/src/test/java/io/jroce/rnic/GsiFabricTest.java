@@ -29,6 +29,7 @@ import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
@@ -269,9 +270,7 @@ class GsiFabricTest {
         try {
             assertThrows(InvalidAttributeException.class, () -> qp.modify(new QpAttributes().state(QpState.INIT)
                 .pkeyIndex(0).portNum(1).qkey(Gsi.Q_KEY)), "an application QP cannot hold the GSI's Q_Key");
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(0x11111111));
-            qp.modify(new QpAttributes().state(QpState.RTR));
-            qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+            QpConnector.ud(0x11111111).activate(qp, 0);
             devB.gsi().handler(recorder);
             try (AddressHandle ah = pd.createAddressHandle(new AddressVector().destGid(devB.gids().get(0)))) {
                 // The WR's controlled Q_Key means "the QP's own" (IBTA 10.2.4): 0x11111111 goes on the wire.

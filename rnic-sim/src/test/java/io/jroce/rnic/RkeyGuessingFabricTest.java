@@ -11,17 +11,16 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.MemoryWindow;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -152,10 +151,7 @@ class RkeyGuessingFabricTest {
     }
 
     private static void connectUc(QueuePair self, QueuePair peer, RdmaDevice peerDevice) {
-        self.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(AccessFlags.REMOTE_WRITE));
-        self.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peer.qpNum()).rqPsn(0x10)
-            .addressVector(new AddressVector().destGid(peerDevice.gids().get(0))));
-        self.modify(new QpAttributes().state(QpState.RTS).sqPsn(0x10));
+        QpConnector.uc().accessFlags(AccessFlags.REMOTE_WRITE).connect(self, 0x10, RemoteQp.of(peer, 0x10, peerDevice.gids().get(0)));
     }
 
     private static List<WorkCompletion> await(SimulatedFabric fabric, CompletionQueue cq, int n) {

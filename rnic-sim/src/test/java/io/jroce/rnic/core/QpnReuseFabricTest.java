@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
@@ -106,10 +106,7 @@ class QpnReuseFabricTest {
     }
 
     private static void connect(QueuePair self, QueuePair peer, RdmaDevice peerDevice) {
-        self.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
-        self.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(peer.qpNum()).rqPsn(0x10)
-            .addressVector(new AddressVector().destGid(peerDevice.gids().get(0))));
-        self.modify(new QpAttributes().state(QpState.RTS).sqPsn(0x10));
+        QpConnector.uc().accessFlags(ACCESS).connect(self, 0x10, RemoteQp.of(peer, 0x10, peerDevice.gids().get(0)));
     }
 
     private static WorkCompletion await(SimulatedFabric fabric, CompletionQueue cq) {

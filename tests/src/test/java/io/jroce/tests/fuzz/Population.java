@@ -12,15 +12,14 @@ import io.jroce.stack.fabric.FabricFault;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.IpAddresses;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
@@ -153,23 +152,13 @@ final class Population implements AutoCloseable {
     }
 
     private static void ud(QueuePair qp) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(QKEY));
-        qp.modify(new QpAttributes().state(QpState.RTR));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0x42));
+        QpConnector.ud(QKEY).activate(qp, 0x42);
     }
 
     private static void connect(QueuePair self, QueuePair other, RdmaDevice otherDevice, int rqPsn, int sqPsn) {
-        int access = self.type() == QpType.UC ? AccessFlags.REMOTE_WRITE : RC_ACCESS;
-        self.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(access));
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_256).destQpNum(other.qpNum()).rqPsn(rqPsn)
-            .addressVector(new AddressVector().destGid(otherDevice.gids().get(0)).hopLimit(64));
-        QpAttributes rts = new QpAttributes().state(QpState.RTS).sqPsn(sqPsn);
-        if (self.type() == QpType.RC) {
-            rtr.maxDestRdAtomic(16).minRnrTimer(12);
-            rts.timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(16);
-        }
-        self.modify(rtr);
-        self.modify(rts);
+        QpConnector connector = self.type() == QpType.UC ? QpConnector.uc().accessFlags(AccessFlags.REMOTE_WRITE)
+            : QpConnector.rc().accessFlags(RC_ACCESS); // RC: 16 READs/atomics each way, timers 12 and 14, 7 retries
+        connector.pathMtu(Mtu.MTU_256).connect(self, sqPsn, RemoteQp.of(other, rqPsn, otherDevice.gids().get(0)));
     }
 
     /** Sends {@code packet} (BTH onward, without ICRC) from {@code source} to the victim's UDP port 4791. */

@@ -80,9 +80,7 @@ class CmRpingRxeTest {
                     RdmaCmId conn = req.id();
                     assertEquals(new InetSocketAddress(host, RPING_PORT), conn.localAddress());
                     assertEquals(peer.ipv4(), conn.peerAddress().getAddress().getHostAddress());
-                    conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
-                    conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
-                    conn.accept(new ConnParam());
+                    acceptWithReceive(conn, pd, cq, mr);
                     expect(ch, RdmaCmEventType.ESTABLISHED, peer);
                     // rping's first SEND over the new connection: its buffer's address, rkey and length
                     // (struct rping_rdma_info, big-endian), as it prints them with -v -d.
@@ -203,9 +201,7 @@ class CmRpingRxeTest {
                          .command("timeout 8 rping -c -a " + host + " -C 1 -v -d; sleep 3").start()) {
                     RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
                     RdmaCmId conn = req.id();
-                    conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
-                    conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
-                    conn.accept(new ConnParam());
+                    acceptWithReceive(conn, pd, cq, mr);
                     expect(ch, RdmaCmEventType.ESTABLISHED, peer);
                     expect(ch, RdmaCmEventType.DISCONNECTED, peer);
                     conn.disconnect(); // the DREP
@@ -251,9 +247,7 @@ class CmRpingRxeTest {
                         RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, client);
                         RdmaCmId conn = req.id();
                         assertEquals(InetAddress.getByName(client.ipv6().orElseThrow()), conn.peerAddress().getAddress());
-                        conn.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
-                        conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
-                        conn.accept(new ConnParam());
+                        acceptWithReceive(conn, pd, cq, mr);
                         expect(ch, RdmaCmEventType.ESTABLISHED, client);
                         WorkCompletion wc = completion(cq, client);
                         assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
@@ -267,13 +261,7 @@ class CmRpingRxeTest {
                         listener.close();
 
                         server.awaitOutput("rdma_listen", BOOT);
-                        RdmaCmId id = ch.createId(PortSpace.TCP);
-                        id.resolveAddr(new InetSocketAddress(host, 0),
-                            new InetSocketAddress(server.ipv6().orElseThrow(), RPING_PORT), 2000);
-                        expect(ch, RdmaCmEventType.ADDR_RESOLVED, server);
-                        id.resolveRoute(2000);
-                        expect(ch, RdmaCmEventType.ROUTE_RESOLVED, server);
-                        id.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+                        RdmaCmId id = resolved(ch, host, server.ipv6().orElseThrow(), RPING_PORT, pd, cq, server);
                         id.connect(new ConnParam());
                         expect(ch, RdmaCmEventType.ESTABLISHED, server);
                         id.disconnect();
@@ -318,8 +306,19 @@ class CmRpingRxeTest {
         expect(ch, RdmaCmEventType.ADDR_RESOLVED, peer);
         id.resolveRoute(2000);
         expect(ch, RdmaCmEventType.ROUTE_RESOLVED, peer);
-        id.createQp(pd, new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+        id.createQp(pd, qpInit(cq));
         return id;
+    }
+
+    /** The passive side's QP for {@code conn}, one receive posted for rping's first SEND, and the accept (REP). */
+    private static void acceptWithReceive(RdmaCmId conn, ProtectionDomain pd, CompletionQueue cq, MemoryRegion mr) {
+        conn.createQp(pd, qpInit(cq));
+        conn.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 0, 4096)));
+        conn.accept(new ConnParam());
+    }
+
+    private static QpInitAttributes qpInit(CompletionQueue cq) {
+        return new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
     }
 
     private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {

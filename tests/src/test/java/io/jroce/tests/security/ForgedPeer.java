@@ -13,12 +13,11 @@ import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.tests.support.Node;
+import io.jroce.testsupport.QpConnector;
+import io.jroce.testsupport.RemoteQp;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.Mtu;
-import io.jroce.verbs.QpAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QueuePair;
 
 /**
@@ -48,15 +47,15 @@ final class ForgedPeer implements AutoCloseable {
 
     /** Brings {@code qp} to RTS connected to this peer as QP {@code peerQpn}, expecting {@code rqPsn}, sending from {@code sqPsn}. */
     void connect(QueuePair qp, int peerQpn, int rqPsn, int sqPsn, int rnrRetry) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-            .accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
-        AddressVector av = new AddressVector().destGid(Gid.parse(ADDRESS)).sgidIndex(victim.gidIndex())
-            .udpPort(socket.getLocalPort()).hopLimit(64);
-        qp.modify(new QpAttributes().state(QpState.RTR).addressVector(av).pathMtu(MTU).destQpNum(peerQpn)
-            .rqPsn(rqPsn).maxDestRdAtomic(16).minRnrTimer(1));
         // timeout 20: about 4 s, so that the victim does not resend while a test talks to it.
-        qp.modify(new QpAttributes().state(QpState.RTS).timeout(20).retryCount(7).rnrRetry(rnrRetry)
-            .sqPsn(sqPsn).maxRdAtomic(16));
+        QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ).pathMtu(MTU)
+            .sgidIndex(victim.gidIndex()).minRnrTimer(1).timeout(20).retryCount(7).rnrRetry(rnrRetry)
+            .connect(qp, sqPsn, peerAt(peerQpn, rqPsn));
+    }
+
+    /** This peer as QP {@code qpn} sending from {@code psn}: what a victim QP connects to. */
+    RemoteQp peerAt(int qpn, int psn) {
+        return new RemoteQp(qpn, psn, Gid.parse(ADDRESS), socket.getLocalPort());
     }
 
     /** The UDP port this peer sends from and receives on. */

@@ -17,13 +17,11 @@ import io.jroce.tests.support.Completions;
 import io.jroce.tests.support.Node;
 import io.jroce.tests.support.RcConnection;
 import io.jroce.tests.support.RcPair;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
@@ -101,12 +99,10 @@ class ReadResponsePacingTest {
              ForgedPeer peer = new ForgedPeer(victim)) {
             CompletionQueue cq = victim.createCq(16);
             QueuePair qp = createQp(victim, cq);
-            qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-                .accessFlags(AccessFlags.REMOTE_READ));
-            AddressVector av = new AddressVector().destGid(Gid.parse(ForgedPeer.ADDRESS)).sgidIndex(victim.gidIndex())
-                .udpPort(peer.port()).hopLimit(64);
-            qp.modify(new QpAttributes().state(QpState.RTR).addressVector(av).pathMtu(ForgedPeer.MTU)
-                .destQpNum(PEER_QPN).rqPsn(0x300).maxDestRdAtomic(0).minRnrTimer(1));
+            QpConnector rtr = QpConnector.rc().accessFlags(AccessFlags.REMOTE_READ).pathMtu(ForgedPeer.MTU)
+                .sgidIndex(victim.gidIndex()).maxDestRdAtomic(0).minRnrTimer(1);
+            rtr.toInit(qp);
+            rtr.toRtr(qp, peer.peerAt(PEER_QPN, 0x300)); // a responder from RTR on
             MemoryRegion secret = victim.allocateMemory(4096, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
             peer.send(Opcode.RC_RDMA_READ_REQUEST, qp.qpNum(), 0x300, new byte[0],
                 p -> p.reth().virtualAddress(secret.address()).rKey(secret.rkey()).dmaLength(64));

@@ -12,14 +12,11 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.wire.Opcode;
 import io.jroce.tests.support.Node;
+import io.jroce.testsupport.QpConnector;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 
@@ -57,12 +54,8 @@ class RkeySweepUdpTest {
         CompletionQueue cq = victim.createCq(16);
         QueuePair qp = victim.own(victim.pd().createQp(new QpInitAttributes().type(QpType.UC).sendCq(cq).recvCq(cq)
             .maxSendWr(4).maxRecvWr(4).maxSendSge(1).maxRecvSge(1)));
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(AccessFlags.REMOTE_WRITE));
-        AddressVector av = new AddressVector().destGid(Gid.parse(ForgedPeer.ADDRESS)).sgidIndex(victim.gidIndex())
-            .udpPort(peer.port()).hopLimit(64);
-        qp.modify(new QpAttributes().state(QpState.RTR).addressVector(av).pathMtu(ForgedPeer.MTU).destQpNum(PEER_QPN)
-            .rqPsn(0));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+        QpConnector.uc().accessFlags(AccessFlags.REMOTE_WRITE).pathMtu(ForgedPeer.MTU).sgidIndex(victim.gidIndex())
+            .connect(qp, 0, peer.peerAt(PEER_QPN, 0));
         return qp;
     }
 
