@@ -82,10 +82,15 @@ final class SoftPd implements PdOwner {
             throw new InvalidAttributeException("cannot register " + length + " bytes at 0x" + Long.toHexString(address)
                 + ": " + problem);
         }
+        return register(slice, access);
+    }
+
+    /** Registers memory already checked: direct, {@code access} valid, every byte mapped as {@code access} needs. */
+    private MemoryRegion register(ByteBuffer slice, int access) {
         users.add(); // first: a PD being deallocated meanwhile refuses the region before it has a key
         SoftMr mr;
         try {
-            mr = new SoftMr(this, slice, address, length, access);
+            mr = new SoftMr(this, slice, BufferUtil.address(slice), slice.remaining(), access);
             mr.key(device.keys().allocate(mr));
         } catch (RuntimeException e) {
             users.remove();
@@ -96,6 +101,8 @@ final class SoftPd implements PdOwner {
 
     @Override
     public MemoryRegion allocateMemory(int length, int access) {
+        ensureOpen();
+        checkAccess(access);
         if (length <= 0) {
             throw new InvalidAttributeException("allocation length must be positive, got " + length);
         }
@@ -111,7 +118,8 @@ final class SoftPd implements PdOwner {
             // Direct memory is capped (-XX:MaxDirectMemorySize); the JVM refuses before touching it.
             throw new ResourceLimitException("cannot allocate " + length + " bytes of direct memory: " + e.getMessage());
         }
-        return registerMemory(memory.limit(length), access);
+        // Fresh anonymous memory, mapped read-write by the JVM: nothing to ask the process's map.
+        return register(memory.limit(length).slice(), access);
     }
 
     private static int align(int length) {
