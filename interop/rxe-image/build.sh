@@ -78,7 +78,7 @@ apt-get "${apt_opts[@]}" update >"$cache/apt-update.log" 2>&1 || { cat "$cache/a
 # Userspace of the container (QEMU, iproute2, busybox) and of the guest (rdma-core tools); xz
 # unpacks the kernel at build time; libibverbs-dev's headers build peer/*.c (not in the image).
 user_pkgs=(busybox-static iproute2 qemu-system-x86 ibverbs-providers ibverbs-utils perftest rdmacm-utils xz-utils
-           libibverbs-dev)
+           libibverbs-dev libgcc-s1)
 say "downloading ${user_pkgs[*]} and their dependencies"
 apt-get "${apt_opts[@]}" install -y --download-only --no-install-recommends "${user_pkgs[@]}" \
     >"$cache/apt-download.log" 2>&1 || { cat "$cache/apt-download.log" >&2; die "download failed"; }
@@ -244,6 +244,9 @@ mapfile -t -O "${#guest_programs[@]}" guest_programs < <(
     pkg_files ibverbs-utils usr/bin/; pkg_files perftest usr/bin/; pkg_files rdmacm-utils usr/bin/)
 # libibverbs loads its providers by name: only rxe's is needed.
 guest_programs+=(usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so)
+# glibc loads libgcc_s when a thread is cancelled or exits (rping cancels its CQ thread): no
+# program links it, so the loader's list does not name it.
+mapfile -t -O "${#guest_programs[@]}" guest_programs < <(pkg_files libgcc-s1 lib/ usr/lib/ | grep 'libgcc_s\.so')
 copy_in "$initrd" "${guest_programs[@]}"
 install -D -m 0644 "$stage/etc/libibverbs.d/rxe.driver" "$initrd/etc/libibverbs.d/rxe.driver"
 busybox_links "$initrd"
