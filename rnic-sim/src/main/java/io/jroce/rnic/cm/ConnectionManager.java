@@ -52,8 +52,11 @@ public final class ConnectionManager implements MadHandler {
     private long nextDeadlineNs;
 
     private final CmMessageWriter writer = new CmMessageWriter();
+    private final CmMessageCounts messageCounts;
     /** Views of received messages. */
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
+    /** The header of a message being sent (not {@link #header}: a handler may read it after answering). */
+    private final MadHeaderFlyweight sentHeader = new MadHeaderFlyweight();
     private final CmReqFlyweight req = new CmReqFlyweight();
     private final CmRepFlyweight rep = new CmRepFlyweight();
     private final CmRtuFlyweight rtu = new CmRtuFlyweight();
@@ -90,6 +93,7 @@ public final class ConnectionManager implements MadHandler {
         this.peerPort = peerPort;
         this.gsi = gsi;
         this.counters = gsi.counters();
+        this.messageCounts = new CmMessageCounts(counters);
         this.random = random;
         // Unique per device: the peer's tables key our connections on (comm ID, CA GUID).
         this.caGuid = random.nextLong() | 1L;
@@ -226,6 +230,7 @@ public final class ConnectionManager implements MadHandler {
             counters.increment(Counter.CM_DROP_BAD_MAD);
             return;
         }
+        messageCounts.received(header.attributeId());
         switch (header.attributeId()) {
             case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, localGid);
             case MadHeaderFlyweight.ATTR_REP -> onRep(mad);
@@ -302,7 +307,7 @@ public final class ConnectionManager implements MadHandler {
             // cm_issue_rej: no CM ID answers, so the local comm ID is 0; the REQ's TID is echoed.
             writer.rej(header.wrap(mad, 0).transactionId(), 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ,
                 CmRejFlyweight.REASON_INVALID_SERVICE_ID, NO_PRIVATE_DATA);
-            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
+            transmit(writer.buffer(), localGid, peerGid, peerPort);
             return;
         }
         CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort,
@@ -466,7 +471,7 @@ public final class ConnectionManager implements MadHandler {
         if (c == null || c.remoteCommId != dreq.localCommId()) {
             // cm_issue_drep: whoever disconnects a connection this side does not know gets its DREP.
             writer.drep(tid, dreq.remoteCommId(), dreq.localCommId());
-            gsi.send(writer.buffer(), 0, localGid, peerGid, peerPort);
+            transmit(writer.buffer(), localGid, peerGid, peerPort);
             return;
         }
         if (dreq.remoteQpn() != c.localQpn) {
@@ -519,7 +524,7 @@ public final class ConnectionManager implements MadHandler {
 
     /** Sends the message the writer built last to the connection's peer, once. */
     private void send(CmConnection c) {
-        gsi.send(writer.buffer(), 0, c.localGid, c.peerGid, c.peerPort);
+        transmit(writer.buffer(), c.localGid, c.peerGid, c.peerPort);
     }
 
     /** Sends the connection's pending message and arms its retransmission. */
@@ -531,7 +536,13 @@ public final class ConnectionManager implements MadHandler {
 
     private void sendPendingAgain(CmConnection c) {
         pendingView.wrap(c.pending);
-        gsi.send(pendingView, 0, c.localGid, c.peerGid, c.peerPort);
+        transmit(pendingView, c.localGid, c.peerGid, c.peerPort);
+    }
+
+    /** Every CM message leaves here: one MAD to the peer's QP1, counted by attribute. */
+    private void transmit(DirectBuffer mad, byte[] localGid, byte[] peerGid, int port) {
+        messageCounts.sent(sentHeader.wrap(mad, 0).attributeId());
+        gsi.send(mad, 0, localGid, peerGid, port);
     }
 
     private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {

@@ -68,6 +68,21 @@ public enum Counter {
     CM_DROP_UNMATCHED("cm_drop_unmatched"),
     /** CM: a message the connection's state does not take (a repeat already answered, a DREQ for another QP). */
     CM_DROP_UNEXPECTED("cm_drop_unexpected"),
+    /** CM messages received and sent, by attribute (as the kernel's cm_rx_msgs / cm_tx_msgs in sysfs): retransmissions count again. */
+    CM_RX_REQ("cm_rx_req"),
+    CM_RX_MRA("cm_rx_mra"),
+    CM_RX_REJ("cm_rx_rej"),
+    CM_RX_REP("cm_rx_rep"),
+    CM_RX_RTU("cm_rx_rtu"),
+    CM_RX_DREQ("cm_rx_dreq"),
+    CM_RX_DREP("cm_rx_drep"),
+    CM_TX_REQ("cm_tx_req"),
+    CM_TX_MRA("cm_tx_mra"),
+    CM_TX_REJ("cm_tx_rej"),
+    CM_TX_REP("cm_tx_rep"),
+    CM_TX_RTU("cm_tx_rtu"),
+    CM_TX_DREQ("cm_tx_dreq"),
+    CM_TX_DREP("cm_tx_drep"),
     /** CM: REQ, REP and DREQ sent again after their timer expired with no answer. */
     CM_RETRANSMITS("cm_retransmits"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */

@@ -62,6 +62,19 @@ class CmPcapUdpTest {
         return id;
     }
 
+    private static final List<String> CM_MESSAGES = List.of("req", "rej", "mra", "rep", "rtu", "dreq", "drep");
+
+    /** cm_tx_* then cm_rx_*, each in the order of {@link #CM_MESSAGES}. */
+    private static List<Long> cmCounts(long... txThenRx) {
+        return java.util.Arrays.stream(txThenRx).boxed().toList();
+    }
+
+    private static List<Long> cmCounts(RdmaDevice d) {
+        java.util.Map<String, Long> c = d.counters();
+        return java.util.stream.Stream.concat(CM_MESSAGES.stream().map(m -> c.get("cm_tx_" + m)),
+            CM_MESSAGES.stream().map(m -> c.get("cm_rx_" + m))).toList();
+    }
+
     @Test
     void tsharkReadsTheClientsCaptureAsTheCmExchangeItWas(@TempDir Path dir) throws Exception {
         Tshark tshark = Tshark.require();
@@ -100,6 +113,9 @@ class CmPcapUdpTest {
             expect(serverCh, RdmaCmEventType.DISCONNECTED);
             server.disconnect();
             expect(clientCh, RdmaCmEventType.DISCONNECTED);
+            // The CM's own counts (cm.c's cm_rx_msgs / cm_tx_msgs), one per message in the capture.
+            assertEquals(cmCounts(2, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1), cmCounts(clientDev), "client");
+            assertEquals(cmCounts(0, 1, 0, 1, 0, 0, 1, 2, 0, 0, 0, 1, 1, 0), cmCounts(serverDev), "server");
             clientQpn = client.qp().qpNum();
             serverQpn = server.qp().qpNum();
             client.qp().close();

@@ -22,6 +22,12 @@ class DevinfoCommandTest {
         assertTrue(r.out().contains("GID[  0]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0001\n"), r.transcript());
         assertTrue(r.out().contains("GID[  1]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0003\n"), r.transcript());
         assertTrue(r.out().contains("\t\tsent_pkts:\t\t\t0\n"), r.transcript());
+        // the connection manager's counts, by message, as the kernel's cm_rx_msgs / cm_tx_msgs
+        for (String m : new String[] {"req", "mra", "rej", "rep", "rtu", "dreq", "drep"}) {
+            assertTrue(r.out().contains("\t\tcm_rx_" + m + ":\t"), r.transcript());
+            assertTrue(r.out().contains("\t\tcm_tx_" + m + ":\t"), r.transcript());
+        }
+        assertTrue(r.out().contains("\t\tcm_retransmits:\t\t\t0\n"), r.transcript());
     }
 
     @Test
