@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.testsupport.Tshark;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
@@ -159,6 +160,75 @@ class CmRpingRxeTest {
                     pd.close();
                 }
             }
+        }
+    }
+
+    /**
+     * jroce's listener takes its time to accept: the kernel sends its REQ again (6144 ms later), jroce
+     * answers the repeat with an MRA (as cm.c's cm_dup_req_handler does while the consumer has not
+     * answered), the kernel waits the MRA's service timeout instead of resending, and the late accept
+     * still connects. The test waits for the MRA (a counter), not for a time.
+     */
+    @Test
+    void anMraFromJroceHoldsTheKernelsReqUntilTheLateAccept() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(16);
+                MemoryRegion mr = pd.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+                RdmaCmId listener = ch.createId(PortSpace.TCP);
+                listener.bindAddr(new InetSocketAddress(host, RPING_PORT));
+                listener.listen(4);
+                Path pcap = Path.of("/tmp/cm-rping-mra.pcap");
+                try (RxePeer peer = RxePeer.builder().name("rxe-rping-mra").network(network)
+                         .command("rping -c -a " + host + " -C 1 -v -d").start()) {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
+                    RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
+                    RdmaCmId conn = req.id();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+                    while (dev.counters().get("cm_tx_mra") == 0) {
+                        assertTrue(System.nanoTime() - deadline < 0, "no MRA within " + WAIT_S + " s: " + dev.counters());
+                        Thread.sleep(50);
+                    }
+                    assertEquals(2L, dev.counters().get("cm_rx_req"), "the kernel's REQ and its one repeat");
+                    acceptWithReceive(conn, pd, cq, mr);
+                    expect(ch, RdmaCmEventType.ESTABLISHED, peer);
+                    assertEquals(WcStatus.SUCCESS, completion(cq, peer).status());
+                    assertEquals(2L, dev.counters().get("cm_rx_req"), "held by the MRA, the kernel sent no third REQ");
+                    assertEquals(1L, dev.counters().get("cm_tx_rep"));
+                    assertEquals(1L, dev.counters().get("cm_rx_rtu"));
+                    conn.disconnect();
+                    expect(ch, RdmaCmEventType.DISCONNECTED, peer);
+                    expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, peer);
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    cap.stop();
+                    cap.check();
+                    assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
+                    assertNoCmDrops(dev);
+                    conn.qp().close();
+                    conn.close();
+                    listener.close();
+                    Tshark.ifInstalled().ifPresent(t -> assertMessages(t, pcap,
+                        List.of("ConnectRequest", "ConnectRequest", "MsgRcptAck", "ConnectReply", "ReadyToUse")));
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /** The CM messages of {@code pcap} in order, from the start, are {@code expected} (tshark's names). */
+    private static void assertMessages(Tshark tshark, Path pcap, List<String> expected) {
+        try {
+            List<String> cm = tshark.fields(pcap, "infiniband.mad.attributeid", "_ws.col.Info").stream()
+                .map(l -> l.strip().replace("CM: ", "")).toList();
+            assertEquals(expected, cm.subList(0, Math.min(cm.size(), expected.size())), "CM messages: " + cm);
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError(e);
         }
     }
 
