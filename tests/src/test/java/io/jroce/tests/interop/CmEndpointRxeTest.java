@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -52,6 +55,7 @@ class CmEndpointRxeTest {
                 listener.timeout(BOOT).listen(1);
                 try (RxePeer peer = RxePeer.builder().name("rxe-rdma-examples").network(network)
                          .command("rdma_client -s " + host + " -p " + PORT + " && rdma_server -p " + PORT).start()) {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, Path.of("/tmp/cm-endpoint-rdma-examples.pcap"), BOOT);
                     // rxe's rdma_client against a jroce server
                     byte[] fromClient = serve(listener, "jroce server 16");
                     assertArrayEquals(new byte[MESSAGE], fromClient, "rdma_client's 16-byte SEND");
@@ -64,6 +68,12 @@ class CmEndpointRxeTest {
                     RxePeer.Result r = peer.awaitExit(RUN);
                     assertEquals(0, r.exitStatus(), r.console());
                     assertTrue(r.output().stream().anyMatch(l -> l.contains("rdma_server: end 0")), r.console());
+                    cap.stop();
+                    cap.check(); // the CM MADs and the SENDs: RoCEv2 to tshark, every ICRC valid
+                    Map<String, Long> c = dev.counters();
+                    for (String malformed : List.of("drop_bad_mad", "drop_unsupported_mad", "cm_drop_bad_mad")) {
+                        assertEquals(0L, c.get(malformed), malformed + ": " + c);
+                    }
                 }
             }
         }

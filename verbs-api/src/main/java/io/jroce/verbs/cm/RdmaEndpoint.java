@@ -7,6 +7,7 @@ import java.time.Duration;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.WorkCompletion;
@@ -76,6 +77,14 @@ public interface RdmaEndpoint extends AutoCloseable {
      * peer's own DREQ); when the peer disconnected first, sends the DREP and returns at once.
      */
     void disconnect();
+
+    /**
+     * {@code rdma_create_qp} on an endpoint made without QP attributes (or one of such a listener's
+     * requests): an RC QP in INIT on {@link #pd()}, with a CQ per queue the attributes do not name.
+     *
+     * @throws io.jroce.verbs.InvalidStateException the endpoint has a QP already, or is a listener
+     */
+    QueuePair createQp(QpInitAttributes attributes);
 
     /** {@code rdma_reg_msgs}: registers a direct buffer (position to limit) for SENDs and receives (local write). */
     MemoryRegion regMsgs(ByteBuffer buffer);

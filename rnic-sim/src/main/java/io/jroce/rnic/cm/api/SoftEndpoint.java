@@ -118,7 +118,7 @@ final class SoftEndpoint implements RdmaEndpoint {
                 id.resolveRoute(RESOLVE_TIMEOUT_MS);
                 ep.await(RdmaCmEventType.ROUTE_RESOLVED, "rdma_resolve_route");
                 if (template != null) {
-                    ep.createQp(template);
+                    ep.create(template);
                 }
             }
             return ep;
@@ -173,14 +173,13 @@ final class SoftEndpoint implements RdmaEndpoint {
     private RdmaEndpoint requestEndpoint(SoftCmId child) {
         SoftEventChannel own = new SoftEventChannel();
         child.migrate(own);
-        SoftEndpoint ep = new SoftEndpoint(own, child, false, pd,
-            defaultPdOwner == null ? null : defaultPdOwner, null, timeout);
         if (defaultPdOwner != null) {
-            defaultPdOwner.acquireDefaultPd();
+            defaultPdOwner.acquireDefaultPd(); // the request's endpoint holds the device's PD as well
         }
+        SoftEndpoint ep = new SoftEndpoint(own, child, false, pd, defaultPdOwner, null, timeout);
         if (qpTemplate != null) {
             try {
-                ep.createQp(qpTemplate);
+                ep.create(qpTemplate);
             } catch (RuntimeException e) {
                 child.reject(new byte[0]); // rdma_get_request fails; the peer hears REJ 28
                 ep.closeQuietly(e);
@@ -401,7 +400,21 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     // Resources.
 
-    private void createQp(QpInitAttributes template) {
+    @Override
+    public synchronized QueuePair createQp(QpInitAttributes attributes) {
+        Arguments.notNull(attributes, "QP init attributes");
+        ensureOpen();
+        if (passive) {
+            throw new InvalidStateException("rdma_create_qp: a listener has no QP; its requests' endpoints do");
+        }
+        if (id.qp() != null) {
+            throw new InvalidStateException("rdma_create_qp: the endpoint has QP " + id.qp().qpNum() + " already");
+        }
+        create(attributes);
+        return id.qp();
+    }
+
+    private void create(QpInitAttributes template) {
         QpInitAttributes attrs = copy(template);
         RdmaDevice device = pd.device();
         if (attrs.sendCq() == null) {
@@ -414,7 +427,29 @@ final class SoftEndpoint implements RdmaEndpoint {
         }
         sendCq = attrs.sendCq();
         recvCq = attrs.recvCq();
-        id.createQp(pd, attrs);
+        try {
+            id.createQp(pd, attrs);
+        } catch (RuntimeException e) {
+            closeOwnCqs(e);
+            throw e;
+        }
+    }
+
+    /** The CQs this endpoint made, when its QP could not be made. */
+    private void closeOwnCqs(RuntimeException cause) {
+        for (CompletionQueue cq : new CompletionQueue[] {ownsSendCq ? sendCq : null, ownsRecvCq ? recvCq : null}) {
+            if (cq != null) {
+                try {
+                    cq.close();
+                } catch (RuntimeException e) {
+                    cause.addSuppressed(e);
+                }
+            }
+        }
+        ownsSendCq = false;
+        ownsRecvCq = false;
+        sendCq = null;
+        recvCq = null;
     }
 
     /** The caller's attributes are not changed: the endpoint's CQs go into a copy. */
