@@ -275,6 +275,25 @@ class RdmaEndpointTest {
     }
 
     @Test
+    void theDataHelpersAllocateNothing() {
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        RdmaEndpoint ep = closing(RdmaCm.createEp(RdmaCm.getAddrInfo(SERVER, PORT,
+            new RdmaAddrInfo().srcAddress(new InetSocketAddress(CLIENT, 0))), null,
+            new QpInitAttributes().maxSendWr(4).maxRecvWr(1000)));
+        MemoryRegion mr = closing(ep.regMsgs(ByteBuffer.allocateDirect(4096)));
+        for (int i = 0; i < 100; i++) {
+            ep.postRecv(i, mr, i, 64); // warm up: receives may be posted from INIT on
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 100; i < 1000; i++) {
+            ep.postRecv(i, mr, i, 64);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 1024, allocated + " bytes allocated for 900 rdma_post_recv calls");
+    }
+
+    @Test
     void getAddrInfoFollowsItsHints() {
         RdmaAddrInfo passive = RdmaCm.getAddrInfo(SERVER, "7471", new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_PASSIVE));
         assertEquals(new InetSocketAddress(SERVER, 7471), passive.srcAddress());
