@@ -74,7 +74,9 @@ public interface RdmaEndpoint extends AutoCloseable {
 
     /**
      * {@code rdma_disconnect}: moves the QP to ERR and sends a DREQ, waiting for the DREP (or the
-     * peer's own DREQ); when the peer disconnected first, sends the DREP and returns at once.
+     * peer's own DREQ); when the peer disconnected first, sends the DREP and returns at once. As with
+     * the kernel's CM, the peer's DREP comes when its application calls {@code rdma_disconnect}: a
+     * peer that waits for a completion meanwhile learns of the DREQ there (see {@link #getRecvComp}).
      */
     void disconnect();
 
