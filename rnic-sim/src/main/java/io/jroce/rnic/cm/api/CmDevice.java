@@ -13,6 +13,8 @@ import io.jroce.rnic.cm.ConnectRequest;
 import io.jroce.rnic.cm.ConnectionManager;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.ResourceBusyException;
 
 /**
  * One registered device: its {@link ConnectionManager}, made at registration so that the device
@@ -27,6 +29,9 @@ final class CmDevice implements CmEvents {
     private final ConnectionManager cm;
     private final Map<Long, SoftCmId> listeners = new HashMap<>();
     private final Map<CmConnection, SoftCmId> connections = new IdentityHashMap<>();
+    /** librdmacm's per-device PD ({@code cma_device.pd}) for endpoints made without one, and its users. */
+    private ProtectionDomain defaultPd;
+    private int defaultPdUsers;
 
     CmDevice(SoftDevice device, int peerUdpPort) {
         this.device = device;
@@ -56,6 +61,34 @@ final class CmDevice implements CmEvents {
 
     List<Gid> gids() {
         return device.gids();
+    }
+
+    /** The device's PD for endpoints made without one, allocated for its first user ({@code ucma_get_device}). */
+    synchronized ProtectionDomain acquireDefaultPd() {
+        if (defaultPd == null) {
+            defaultPd = device.allocPd();
+        }
+        defaultPdUsers++;
+        return defaultPd;
+    }
+
+    /**
+     * A user of the default PD is done; the last one deallocates it ({@code ucma_put_device}).
+     *
+     * @throws ResourceBusyException regions registered on it are still open (the PD stays for a later release)
+     */
+    synchronized void releaseDefaultPd() {
+        if (--defaultPdUsers > 0) {
+            return;
+        }
+        defaultPdUsers = 0;
+        try {
+            defaultPd.close();
+        } catch (ResourceBusyException e) {
+            throw new ResourceBusyException("the last endpoint of device " + device.name()
+                + " is closed but memory registered through it (rdma_reg_msgs/read/write) is not: close the regions first", e);
+        }
+        defaultPd = null;
     }
 
     // I/O thread from here on.

@@ -68,7 +68,8 @@ final class SoftCmId implements RdmaCmId {
     private enum State { IDLE, BOUND, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECTING, REQUEST, ACCEPTING,
         ESTABLISHED, DISCONNECTED, REJECTED, CLOSED }
 
-    private final SoftEventChannel channel;
+    /** Changed only by {@link #migrate}, before any event of the new channel's. */
+    private volatile SoftEventChannel channel;
     private final PortSpace portSpace;
     private final AtomicInteger unacked = new AtomicInteger();
     private volatile State state = State.IDLE;
@@ -102,6 +103,19 @@ final class SoftCmId implements RdmaCmId {
     @Override
     public RdmaEventChannel channel() {
         return channel;
+    }
+
+    /**
+     * Moves the ID to {@code to} ({@code rdma_migrate_id}): its later events are queued there. The
+     * synchronous endpoints give each connect request's ID its own channel this way.
+     */
+    synchronized void migrate(SoftEventChannel to) {
+        Arguments.notNull(to, "event channel");
+        expect(State.REQUEST, State.IDLE, State.BOUND, State.ADDR_RESOLVED, State.ROUTE_RESOLVED);
+        SoftEventChannel from = channel;
+        to.adopt(this);
+        channel = to;
+        from.forget(this);
     }
 
     @Override
@@ -289,6 +303,11 @@ final class SoftCmId implements RdmaCmId {
             qp.modify(new QpAttributes().state(QpState.ERR));
         }
         onIo(() -> dev.cm().disconnect(conn));
+    }
+
+    /** The registered device the ID is bound to, or null before an address is bound or resolved. */
+    CmDevice cmDevice() {
+        return dev;
     }
 
     @Override

@@ -1,0 +1,599 @@
+package io.jroce.rnic.cm.api;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.Arguments;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.InvalidStateException;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.ResourceClosedException;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.cm.AddressResolutionException;
+import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.ConnectionTimeoutException;
+import io.jroce.verbs.cm.RdmaAddrInfo;
+import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
+import io.jroce.verbs.cm.RdmaCmException;
+import io.jroce.verbs.cm.RdmaEndpoint;
+
+/**
+ * A synchronous endpoint: an {@link SoftCmId} on an event channel of its own, which the endpoint's
+ * calls read themselves (librdmacm's {@code id_priv->sync}, {@code ucma_complete}); the connect
+ * requests a listener takes move to channels of their own ({@code rdma_migrate_id}). Its data
+ * helpers reuse one work request per queue.
+ */
+final class SoftEndpoint implements RdmaEndpoint {
+    /** rdma_create_ep's address and route resolution timeout. */
+    private static final int RESOLVE_TIMEOUT_MS = 2000;
+    /** How long a completion wait sleeps on the CQ before it looks at the CM events again. */
+    private static final long EVENT_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int CLOSE_ATTEMPTS = 100;
+
+    private final SoftEventChannel channel;
+    private final SoftCmId id;
+    private final boolean passive;
+    private final ProtectionDomain pd;
+    /** Non-null when {@link #pd} is the device's default PD, which this endpoint holds a reference of. */
+    private final CmDevice defaultPdOwner;
+    /** A listener's QP attributes for the endpoints of its requests (rdma_get_request), or null. */
+    private final QpInitAttributes qpTemplate;
+    private volatile Duration timeout;
+    private CompletionQueue sendCq;
+    private CompletionQueue recvCq;
+    private boolean ownsSendCq;
+    private boolean ownsRecvCq;
+    private boolean listening;
+    /** A DISCONNECTED event was taken (the peer's DREQ, or the DREP to this side's). */
+    private volatile boolean disconnected;
+    private boolean closed;
+
+    private final SendWorkRequest sendWr = new SendWorkRequest();
+    private final ScatterGatherEntry sendSge = new ScatterGatherEntry();
+    private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
+    private final ScatterGatherEntry recvSge = new ScatterGatherEntry();
+
+    private SoftEndpoint(SoftEventChannel channel, SoftCmId id, boolean passive, ProtectionDomain pd,
+                         CmDevice defaultPdOwner, QpInitAttributes qpTemplate, Duration timeout) {
+        this.channel = channel;
+        this.id = id;
+        this.passive = passive;
+        this.pd = pd;
+        this.defaultPdOwner = defaultPdOwner;
+        this.qpTemplate = qpTemplate;
+        this.timeout = timeout;
+        sendWr.sgList(new ScatterGatherEntry[] {sendSge}, 1);
+        recvWr.sgList(new ScatterGatherEntry[] {recvSge}, 1);
+    }
+
+    /** {@code rdma_create_ep}. */
+    static SoftEndpoint create(RdmaAddrInfo res, ProtectionDomain pd, QpInitAttributes init) {
+        Arguments.notNull(res, "rdma_addrinfo");
+        if (res.qpType() != QpType.RC) {
+            throw new InvalidAttributeException("only RC endpoints are offered yet, not " + res.qpType());
+        }
+        SoftEventChannel channel = new SoftEventChannel();
+        SoftCmId id = (SoftCmId) channel.createId(res.portSpace());
+        SoftEndpoint ep = null;
+        try {
+            if (res.isPassive()) {
+                InetSocketAddress src = res.srcAddress();
+                if (src == null) {
+                    throw new AddressResolutionException("a passive rdma_addrinfo needs a source address (RAI_PASSIVE with a node)");
+                }
+                resolving(() -> id.bindAddr(src));
+            } else {
+                InetSocketAddress dst = res.dstAddress();
+                if (dst == null) {
+                    throw new AddressResolutionException("an active rdma_addrinfo needs a destination address (a node)");
+                }
+                resolving(() -> id.resolveAddr(res.srcAddress(), dst, RESOLVE_TIMEOUT_MS));
+            }
+            CmDevice dev = id.cmDevice();
+            if (pd != null && pd.device() != dev.device) {
+                throw new InvalidAttributeException("the protection domain is of device " + pd.device().name()
+                    + ", the endpoint's address is of " + dev.device.name());
+            }
+            QpInitAttributes template = init == null ? null : copy(init);
+            ep = new SoftEndpoint(channel, id, res.isPassive(), pd != null ? pd : dev.acquireDefaultPd(),
+                pd != null ? null : dev, res.isPassive() ? template : null, DEFAULT_TIMEOUT);
+            if (!res.isPassive()) {
+                ep.await(RdmaCmEventType.ADDR_RESOLVED, "rdma_resolve_addr");
+                id.resolveRoute(RESOLVE_TIMEOUT_MS);
+                ep.await(RdmaCmEventType.ROUTE_RESOLVED, "rdma_resolve_route");
+                if (template != null) {
+                    ep.create(template);
+                }
+            }
+            return ep;
+        } catch (RuntimeException e) {
+            if (ep != null) {
+                ep.closeQuietly(e);
+            } else {
+                closeId(channel, id);
+            }
+            throw e;
+        }
+    }
+
+    private static void resolving(Runnable call) {
+        try {
+            call.run();
+        } catch (InvalidAttributeException e) {
+            throw new AddressResolutionException(e.getMessage(), e);
+        }
+    }
+
+    // Connection management.
+
+    @Override
+    public synchronized void listen(int backlog) {
+        ensureOpen();
+        if (!passive) {
+            throw new InvalidStateException("rdma_listen needs a passive endpoint (rdma_getaddrinfo with RAI_PASSIVE)");
+        }
+        id.listen(backlog);
+        listening = true;
+    }
+
+    @Override
+    public RdmaEndpoint getRequest() {
+        synchronized (this) {
+            ensureOpen();
+            if (!listening) {
+                throw new InvalidStateException("rdma_get_request needs a listening endpoint: call listen first");
+            }
+        }
+        long deadline = deadline();
+        while (true) {
+            RdmaCmEvent e = take(deadline, "rdma_get_request", RdmaCmEventType.CONNECT_REQUEST);
+            if (e.type() != RdmaCmEventType.CONNECT_REQUEST || e.listenId() != id) {
+                continue; // a late event of a request's ID taken before it moved to its own channel
+            }
+            return requestEndpoint((SoftCmId) e.id());
+        }
+    }
+
+    private RdmaEndpoint requestEndpoint(SoftCmId child) {
+        SoftEventChannel own = new SoftEventChannel();
+        child.migrate(own);
+        if (defaultPdOwner != null) {
+            defaultPdOwner.acquireDefaultPd(); // the request's endpoint holds the device's PD as well
+        }
+        SoftEndpoint ep = new SoftEndpoint(own, child, false, pd, defaultPdOwner, null, timeout);
+        if (qpTemplate != null) {
+            try {
+                ep.create(qpTemplate);
+            } catch (RuntimeException e) {
+                child.reject(new byte[0]); // rdma_get_request fails; the peer hears REJ 28
+                ep.closeQuietly(e);
+                throw e;
+            }
+        }
+        return ep;
+    }
+
+    @Override
+    public void connect() {
+        connect(new ConnParam());
+    }
+
+    @Override
+    public void connect(ConnParam param) {
+        Arguments.notNull(param, "connection parameters");
+        requireQp("rdma_connect");
+        id.connect(param);
+        await(RdmaCmEventType.ESTABLISHED, "rdma_connect");
+    }
+
+    @Override
+    public void accept() {
+        accept(new ConnParam());
+    }
+
+    @Override
+    public void accept(ConnParam param) {
+        Arguments.notNull(param, "connection parameters");
+        requireQp("rdma_accept");
+        id.accept(param);
+        await(RdmaCmEventType.ESTABLISHED, "rdma_accept");
+    }
+
+    @Override
+    public void reject(byte[] privateData) {
+        ensureOpen();
+        id.reject(privateData);
+    }
+
+    @Override
+    public void disconnect() {
+        ensureOpen();
+        takePending();
+        boolean peerFirst = disconnected;
+        id.disconnect();
+        if (!peerFirst) {
+            await(RdmaCmEventType.DISCONNECTED, "rdma_disconnect");
+        }
+    }
+
+    // Memory and data helpers (rdma_verbs.h).
+
+    @Override
+    public MemoryRegion regMsgs(ByteBuffer buffer) {
+        return register(buffer, AccessFlags.LOCAL_WRITE);
+    }
+
+    @Override
+    public MemoryRegion regRead(ByteBuffer buffer) {
+        return register(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+    }
+
+    @Override
+    public MemoryRegion regWrite(ByteBuffer buffer) {
+        return register(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+    }
+
+    private MemoryRegion register(ByteBuffer buffer, int access) {
+        ensureOpen();
+        return pd.registerMemory(Arguments.notNull(buffer, "buffer"), access);
+    }
+
+    @Override
+    public void postRecv(long wrId, MemoryRegion mr, long offset, int length) {
+        QueuePair q = requireQp("rdma_post_recv");
+        Arguments.notNull(mr, "memory region");
+        synchronized (recvWr) {
+            recvSge.set(mr.address() + offset, length, mr.lkey());
+            q.postRecv(recvWr.wrId(wrId));
+        }
+    }
+
+    @Override
+    public void postSend(long wrId, MemoryRegion mr, long offset, int length, int flags) {
+        post("rdma_post_send", WrOpcode.SEND, wrId, mr, offset, length, flags, 0, 0, 0);
+    }
+
+    @Override
+    public void postSendImm(long wrId, MemoryRegion mr, long offset, int length, int flags, int imm) {
+        post("rdma_post_send", WrOpcode.SEND_WITH_IMM, wrId, mr, offset, length, flags, 0, 0, imm);
+    }
+
+    @Override
+    public void postWrite(long wrId, MemoryRegion mr, long offset, int length, int flags, long remoteAddress,
+                          int rkey) {
+        post("rdma_post_write", WrOpcode.RDMA_WRITE, wrId, mr, offset, length, flags, remoteAddress, rkey, 0);
+    }
+
+    @Override
+    public void postWriteImm(long wrId, MemoryRegion mr, long offset, int length, int flags, long remoteAddress,
+                             int rkey, int imm) {
+        post("rdma_post_write", WrOpcode.RDMA_WRITE_WITH_IMM, wrId, mr, offset, length, flags, remoteAddress, rkey,
+            imm);
+    }
+
+    @Override
+    public void postRead(long wrId, MemoryRegion mr, long offset, int length, int flags, long remoteAddress,
+                         int rkey) {
+        post("rdma_post_read", WrOpcode.RDMA_READ, wrId, mr, offset, length, flags, remoteAddress, rkey, 0);
+    }
+
+    private void post(String call, WrOpcode op, long wrId, MemoryRegion mr, long offset, int length, int flags,
+                      long remoteAddress, int rkey, int imm) {
+        QueuePair q = requireQp(call);
+        Arguments.notNull(mr, "memory region");
+        synchronized (sendWr) {
+            sendSge.set(mr.address() + offset, length, mr.lkey());
+            sendWr.wrId(wrId).opcode(op).sendFlags(flags).remoteAddress(remoteAddress).rkey(rkey).immData(imm);
+            q.postSend(sendWr);
+        }
+    }
+
+    @Override
+    public WorkCompletion getSendComp(WorkCompletion wc) {
+        requireQp("rdma_get_send_comp");
+        return completion(sendCq, Arguments.notNull(wc, "work completion"), "rdma_get_send_comp");
+    }
+
+    @Override
+    public WorkCompletion getRecvComp(WorkCompletion wc) {
+        requireQp("rdma_get_recv_comp");
+        return completion(recvCq, Arguments.notNull(wc, "work completion"), "rdma_get_recv_comp");
+    }
+
+    /**
+     * The next completion of {@code cq}. Between short waits on the CQ it takes the endpoint's CM
+     * events, so that a peer's disconnection ends the wait rather than the bound: a completion that
+     * came before the DREQ is still returned (the CQ is polled once more after the event).
+     */
+    private WorkCompletion completion(CompletionQueue cq, WorkCompletion wc, String call) {
+        long deadline = deadline();
+        try {
+            while (true) {
+                if (cq.poll(wc)) {
+                    return wc;
+                }
+                takePending();
+                if (disconnected) {
+                    if (cq.poll(wc)) {
+                        return wc;
+                    }
+                    throw new RdmaCmException(call + ": the connection is disconnected and nothing"
+                        + " completed", RdmaCmEventType.DISCONNECTED, 0);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new ConnectionTimeoutException(call + ": nothing completed within "
+                        + timeout.toMillis() + " ms", null, 0, timeout.toMillis());
+                }
+                if (cq.pollBlocking(wc, Math.min(left, EVENT_CHECK_NS), TimeUnit.NANOSECONDS)) {
+                    return wc;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VerbsException(call + " was interrupted", e);
+        }
+    }
+
+    // Events.
+
+    /** Takes events until {@code wanted}; any other outcome becomes its typed exception ({@link CmOutcomes}). */
+    private RdmaCmEvent await(RdmaCmEventType wanted, String call) {
+        long deadline = deadline();
+        while (true) {
+            RdmaCmEvent e = take(deadline, call, wanted);
+            if (e.type() == wanted) {
+                return e;
+            }
+            if (e.type() == RdmaCmEventType.TIMEWAIT_EXIT) {
+                continue; // the end of an earlier connection's TimeWait says nothing of this call
+            }
+            throw CmOutcomes.failure(call, wanted, e, id.peerAddress());
+        }
+    }
+
+    /** The next event, acknowledged; a DISCONNECTED is remembered. */
+    private RdmaCmEvent take(long deadline, String call, RdmaCmEventType wanted) {
+        try {
+            long left = deadline - System.nanoTime();
+            RdmaCmEvent e = left > 0 ? channel.get(left, TimeUnit.NANOSECONDS) : channel.poll();
+            if (e == null) {
+                throw CmOutcomes.noEvent(call, wanted, timeout.toMillis());
+            }
+            e.ack();
+            if (e.type() == RdmaCmEventType.DISCONNECTED) {
+                disconnected = true;
+            }
+            return e;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new VerbsException(call + " was interrupted", ex);
+        }
+    }
+
+    /** Takes the events already queued, without waiting (a peer's DREQ, a TimeWait's end). */
+    private void takePending() {
+        RdmaCmEvent e;
+        while ((e = channel.poll()) != null) {
+            e.ack();
+            if (e.type() == RdmaCmEventType.DISCONNECTED) {
+                disconnected = true;
+            }
+        }
+    }
+
+    // Resources.
+
+    @Override
+    public synchronized QueuePair createQp(QpInitAttributes attributes) {
+        Arguments.notNull(attributes, "QP init attributes");
+        ensureOpen();
+        if (passive) {
+            throw new InvalidStateException("rdma_create_qp: a listener has no QP; its requests' endpoints do");
+        }
+        if (id.qp() != null) {
+            throw new InvalidStateException("rdma_create_qp: the endpoint has QP " + id.qp().qpNum() + " already");
+        }
+        create(attributes);
+        return id.qp();
+    }
+
+    private void create(QpInitAttributes template) {
+        QpInitAttributes attrs = copy(template);
+        RdmaDevice device = pd.device();
+        if (attrs.sendCq() == null) {
+            attrs.sendCq(device.createCq(Math.max(1, attrs.maxSendWr())));
+            ownsSendCq = true;
+        }
+        if (attrs.recvCq() == null) {
+            attrs.recvCq(device.createCq(Math.max(1, attrs.maxRecvWr())));
+            ownsRecvCq = true;
+        }
+        sendCq = attrs.sendCq();
+        recvCq = attrs.recvCq();
+        try {
+            id.createQp(pd, attrs);
+        } catch (RuntimeException e) {
+            closeOwnCqs(e);
+            throw e;
+        }
+    }
+
+    /** The CQs this endpoint made, when its QP could not be made. */
+    private void closeOwnCqs(RuntimeException cause) {
+        for (CompletionQueue cq : new CompletionQueue[] {ownsSendCq ? sendCq : null, ownsRecvCq ? recvCq : null}) {
+            if (cq != null) {
+                try {
+                    cq.close();
+                } catch (RuntimeException e) {
+                    cause.addSuppressed(e);
+                }
+            }
+        }
+        ownsSendCq = false;
+        ownsRecvCq = false;
+        sendCq = null;
+        recvCq = null;
+    }
+
+    /** The caller's attributes are not changed: the endpoint's CQs go into a copy. */
+    private static QpInitAttributes copy(QpInitAttributes a) {
+        return new QpInitAttributes().type(QpType.RC).sendCq(a.sendCq()).recvCq(a.recvCq()).maxSendWr(a.maxSendWr())
+            .maxRecvWr(a.maxRecvWr()).maxSendSge(a.maxSendSge()).maxRecvSge(a.maxRecvSge())
+            .maxInlineData(a.maxInlineData()).sqSigAll(a.sqSigAll()).srq(a.srq());
+    }
+
+    @Override
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public RdmaEndpoint timeout(Duration t) {
+        Arguments.notNull(t, "timeout");
+        if (t.isNegative() || t.isZero()) {
+            throw new InvalidAttributeException("the timeout must be positive, not " + t);
+        }
+        this.timeout = t;
+        return this;
+    }
+
+    @Override
+    public QueuePair qp() {
+        return id.qp();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    @Override
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    @Override
+    public RdmaDevice device() {
+        return id.device();
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return id.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress peerAddress() {
+        return id.peerAddress();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        QueuePair q = id.qp();
+        if (q != null) {
+            failure = attempt(q::close, failure);
+        }
+        if (ownsSendCq) {
+            failure = attempt(sendCq::close, failure);
+        }
+        if (ownsRecvCq && recvCq != sendCq) {
+            failure = attempt(recvCq::close, failure);
+        }
+        failure = attempt(() -> closeId(channel, id), failure);
+        if (defaultPdOwner != null) {
+            failure = attempt(defaultPdOwner::releaseDefaultPd, failure);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void closeQuietly(RuntimeException cause) {
+        try {
+            close();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private static RuntimeException attempt(Runnable step, RuntimeException earlier) {
+        try {
+            step.run();
+            return earlier;
+        } catch (RuntimeException e) {
+            if (earlier != null) {
+                earlier.addSuppressed(e);
+                return earlier;
+            }
+            return e;
+        }
+    }
+
+    /**
+     * rdma_destroy_id, then the channel: the events still queued are acknowledged first. An event
+     * queued in between (a DREQ's, a TimeWait's end) makes the ID busy once more: take it and retry.
+     */
+    private static void closeId(SoftEventChannel channel, SoftCmId id) {
+        for (int attempt = 1; ; attempt++) {
+            RdmaCmEvent e;
+            while ((e = channel.poll()) != null) {
+                e.ack();
+            }
+            try {
+                id.close();
+                break;
+            } catch (ResourceBusyException e2) {
+                if (attempt == CLOSE_ATTEMPTS) {
+                    throw e2;
+                }
+            }
+        }
+        channel.close();
+    }
+
+    private long deadline() {
+        return System.nanoTime() + timeout.toNanos();
+    }
+
+    private QueuePair requireQp(String call) {
+        ensureOpen();
+        QueuePair q = id.qp();
+        if (q == null) {
+            throw new InvalidStateException(call + ": the endpoint has no QP (give rdma_create_ep QP attributes)");
+        }
+        return q;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ResourceClosedException("the endpoint is closed (rdma_destroy_ep)");
+        }
+    }
+}
