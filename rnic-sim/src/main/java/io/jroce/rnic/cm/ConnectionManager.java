@@ -1,12 +1,12 @@
 package io.jroce.rnic.cm;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -538,7 +538,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         if (rej.reason() == CmRejFlyweight.REASON_TIMEOUT) {
             c = rej.rejectInfoLength() >= Long.BYTES
                 ? byRemoteId.get(new RemoteId(rej.localCommId(), rej.buffer().getLong(
-                    rej.offset() + CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, java.nio.ByteOrder.BIG_ENDIAN)))
+                    rej.offset() + CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, ByteOrder.BIG_ENDIAN)))
                 : null;
             if (c == null) {
                 counters.increment(Counter.CM_DROP_UNMATCHED);
@@ -740,7 +740,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     /** The CA GUID as the kernel puts {@code node_guid} (big-endian) in a REJ 4's ARI. */
     private static byte[] guidBytes(long guid) {
         byte[] b = new byte[Long.BYTES];
-        new UnsafeBuffer(b).putLong(0, guid, java.nio.ByteOrder.BIG_ENDIAN);
+        new UnsafeBuffer(b).putLong(0, guid, ByteOrder.BIG_ENDIAN);
         return b;
     }
 

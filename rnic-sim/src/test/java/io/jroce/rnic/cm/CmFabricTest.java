@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -593,7 +594,7 @@ class CmFabricTest {
         assertEquals(wire.get(0).tid(), m.tid());
         assertEquals(8, rej.rejectInfoLength());
         assertEquals(cmA.caGuid(), m.buffer().getLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET,
-            java.nio.ByteOrder.BIG_ENDIAN), "the ARI is the CA GUID, by which B finds its connection");
+            ByteOrder.BIG_ENDIAN), "the ARI is the CA GUID, by which B finds its connection");
         assertEquals(List.of("CONNECT_REQUEST", "REJECTED 4"), eventsB.events);
         assertEquals(CmState.IDLE, b.state());
         assertEquals(0, cmB.connections());
@@ -626,7 +627,7 @@ class CmFabricTest {
         new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_REJ, 1);
         new CmRejFlyweight().wrap(buf, 0).localCommId(a.localCommId()).messageRejected(CmRejFlyweight.REJECTED_OTHER)
             .reason(CmRejFlyweight.REASON_TIMEOUT).rejectInfoLength(8);
-        buf.putLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, cmA.caGuid() + 2, java.nio.ByteOrder.BIG_ENDIAN);
+        buf.putLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, cmA.caGuid() + 2, ByteOrder.BIG_ENDIAN);
         fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
         fabric.runFor(10 * MS);
         assertEquals(List.of("CONNECT_REQUEST"), eventsB.events);

@@ -10,6 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
@@ -48,7 +50,7 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  * does ({@code ucma_process_conn_resp}, {@code rdma_accept}), and are queued to the channel.
  */
 final class SoftCmId implements RdmaCmId {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SoftCmId.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SoftCmId.class);
     /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
     private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /**
