@@ -225,6 +225,20 @@ class CmaForgedReqUdpTest {
     }
 
     @Test
+    void anIpv6HeaderToAnIpv4ListenerIsRefused() throws InterruptedException {
+        assertRefused(sendReq(mad -> mad.putByte(CmReqFlyweight.PRIVATE_DATA_OFFSET + 1, (byte) 0x60)));
+    }
+
+    @Test
+    void aUcReqIsDroppedUnansweredAndCounted() throws InterruptedException {
+        sendReq(mad -> new CmReqFlyweight().wrap(mad, 0).transportServiceType(1)); // UC: not offered
+        // The server answers in order: the first answer is the next REQ's, so the UC one got none.
+        int next = sendReq(mad -> mad.putByte(CmReqFlyweight.PRIVATE_DATA_OFFSET, (byte) 1));
+        assertRefused(next);
+        assertEquals(1L, serverDev.counters().get("cm_drop_bad_mad"));
+    }
+
+    @Test
     void anIntactForgedReqIsReported() throws InterruptedException {
         sendReq(mad -> { });
         RdmaCmEvent request = channel.get(WAIT_S, TimeUnit.SECONDS);
