@@ -116,8 +116,7 @@ class CmFaultsRxeTest {
                     awaitLines(peer, "RDMA_CM_EVENT_DISCONNECTED", 3);
                     assertNoCmDrops(dev);
                 } finally {
-                    cq.close();
-                    pd.close();
+                    closeAfterwards(cq, pd);
                 }
             }
         }
@@ -127,6 +126,9 @@ class CmFaultsRxeTest {
      * rping's client connects to a jroce listener whose REP is lost: jroce's REP timer (conv of the REQ's
      * local CM response timeout 20: 4096 ms, before the kernel's REQ comes again at 6144) sends it again,
      * the kernel answers with the RTU; then jroce's DREQ is lost too and sent again after 4096 ms.
+     * Then a second rping client is killed while its REQ is unanswered: the kernel destroys the ID and
+     * withdraws the REQ with REJ 4 carrying its CA GUID (cm_destroy_id), which jroce matches by that GUID
+     * (cm_acquire_rejected_id) and reports as REJECTED, status 4, on the unanswered request's ID.
      */
     @Test
     void jroceListenerRecoversItsLostRepAndDreqAgainstRping() throws Exception {
@@ -146,7 +148,8 @@ class CmFaultsRxeTest {
                 listener.bindAddr(new InetSocketAddress(host, RPING_PORT));
                 listener.listen(4);
                 try (RxePeer peer = RxePeer.builder().name("rxe-rping-client-faults").network(network)
-                         .command("rping -c -a " + host + " -C 1 -v -d").start()) {
+                         .command("rping -c -a " + host + " -C 1 -v -d; timeout 3 rping -c -a " + host + " -C 1 -v -d")
+                         .start()) {
                     RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
                     RdmaCmId conn = req.id();
                     conn.createQp(pd, qpInit(cq));
@@ -169,8 +172,29 @@ class CmFaultsRxeTest {
                     tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                     assertEquals(1, firstDreq.applied());
                     assertTrue(tookMs >= 4096, "the DREQ came again only after 4096 ms, took " + tookMs + " ms");
-                    expect(ch, RdmaCmEventType.TIMEWAIT_EXIT, peer);
+                    // The second client's REQ may come before the first connection's TimeWait ends: the
+                    // next two events of the channel are these two, in either order. The REQ stays
+                    // unanswered until rping is killed (3 s, before its REQ would come again at 6144 ms).
+                    RdmaCmEvent unanswered = null;
+                    boolean timeWaitExit = false;
+                    for (int i = 0; i < 2; i++) {
+                        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
+                        assertNotNull(e, "no event within " + WAIT_S + " s\n--- rxe:\n"
+                            + String.join("\n", peer.consoleLines()));
+                        e.ack();
+                        if (e.type() == RdmaCmEventType.TIMEWAIT_EXIT && e.id() == conn) {
+                            timeWaitExit = true;
+                        } else {
+                            assertEquals(RdmaCmEventType.CONNECT_REQUEST, e.type(), e.toString());
+                            unanswered = e;
+                        }
+                    }
+                    assertTrue(timeWaitExit && unanswered != null);
                     assertEquals(2L, dev.counters().get("cm_retransmits"), "the REP and the DREQ, once each");
+                    RdmaCmEvent withdrawn = expect(ch, RdmaCmEventType.REJECTED, peer);
+                    assertEquals(unanswered.id(), withdrawn.id());
+                    assertEquals(4, withdrawn.status(), "REJ 4 (timeout): the kernel destroyed its connecting ID");
+                    unanswered.id().close();
                     RxePeer.Result r = peer.awaitExit(RUN);
                     assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
                     assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
@@ -184,10 +208,22 @@ class CmFaultsRxeTest {
                     conn.close();
                     listener.close();
                 } finally {
-                    mr.close();
-                    cq.close();
-                    pd.close();
+                    closeAfterwards(mr, cq, pd);
                 }
+            }
+        }
+    }
+
+    /**
+     * Closes what a test opened; a failure to close (QPs still open after an assertion failed) must not
+     * hide the assertion, so it is only printed.
+     */
+    private static void closeAfterwards(AutoCloseable... resources) {
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                System.err.println("not closed after a failure: " + e);
             }
         }
     }
