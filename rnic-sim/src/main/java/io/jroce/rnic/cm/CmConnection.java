@@ -17,7 +17,8 @@ public final class CmConnection {
     final byte[] localGid;
     final byte[] peerGid;
     final int peerPort;
-    final CmEvents events;
+    /** Whom the connection reports to; nobody once destroyed. */
+    CmEvents events;
     int remoteCommId;
     long remoteCaGuid;
     /** The TID this connection's REP, RTU, MRA and REJ carry: the REQ's; a DREP's, the DREQ's. */
@@ -85,6 +86,11 @@ public final class CmConnection {
 
     public CmState state() {
         return state;
+    }
+
+    /** This side's GID the connection runs on: where its REQ left from or arrived (16 bytes, a copy). */
+    public byte[] localGid() {
+        return localGid.clone();
     }
 
     /** The peer's GID (16 bytes, a copy). */

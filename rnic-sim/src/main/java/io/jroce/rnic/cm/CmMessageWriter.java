@@ -29,6 +29,7 @@ final class CmMessageWriter {
     static final int TARGET_ACK_DELAY = 15;
     /** The CMA clamps the transport retry counts to their 3-bit fields. */
     static final int MAX_RETRY_COUNT = 7;
+    private static final byte[] NO_ARI = new byte[0];
 
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[Gsi.MAD_LENGTH]);
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
@@ -102,10 +103,21 @@ final class CmMessageWriter {
 
     /** A REJ (IBTA 12.6.7) without additional reject information. */
     void rej(long tid, int localCommId, int remoteCommId, int rejected, int reason, byte[] privateData) {
+        rej(tid, localCommId, remoteCommId, rejected, reason, NO_ARI, privateData);
+    }
+
+    /**
+     * A REJ (IBTA 12.6.7) with additional reject information {@code ari} (at most 72 bytes; its length
+     * goes in the reject info length field, as {@code cm_format_rej} and {@code cm_issue_rej} set it).
+     */
+    void rej(long tid, int localCommId, int remoteCommId, int rejected, int reason, byte[] ari, byte[] privateData) {
         rej.wrap(out, 0).clear();
         header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_REJ, tid);
-        rej.localCommId(localCommId).remoteCommId(remoteCommId).messageRejected(rejected).rejectInfoLength(0)
-            .reason(reason);
+        rej.localCommId(localCommId).remoteCommId(remoteCommId).messageRejected(rejected)
+            .rejectInfoLength(ari.length).reason(reason);
+        if (ari.length > 0) {
+            rej.additionalRejectInfo(new UnsafeBuffer(ari), 0, ari.length);
+        }
         rej.putPrivateData(privateData, 0, privateData.length);
     }
 

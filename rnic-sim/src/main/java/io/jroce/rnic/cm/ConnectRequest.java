@@ -16,8 +16,10 @@ package io.jroce.rnic.cm;
  * @param pathMtu            the path MTU code
  * @param remoteCaGuid       the active side's CA GUID
  * @param privateData        the REQ's whole private data field (92 bytes, the RDMA CM header first)
+ * @param requestedGid       the REQ's primary remote port GID: the GID of this side the active side asked
+ *                           for (16 bytes), which the CMA checks against the GID the REQ arrived on
  */
 public record ConnectRequest(long serviceId, int remoteQpn, int startingPsn, int responderResources,
                              int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu, long remoteCaGuid,
-                             byte[] privateData) {
+                             byte[] privateData, byte[] requestedGid) {
 }

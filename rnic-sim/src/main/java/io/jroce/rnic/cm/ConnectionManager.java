@@ -1,6 +1,8 @@
 package io.jroce.rnic.cm;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +11,13 @@ import java.util.Random;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.jroce.rnic.core.CommEstablishedListener;
 import io.jroce.rnic.core.Gsi;
 import io.jroce.rnic.core.MadHandler;
 import io.jroce.stack.mad.CmDrepFlyweight;
 import io.jroce.stack.mad.CmDreqFlyweight;
 import io.jroce.stack.mad.CmMraFlyweight;
+import io.jroce.stack.mad.CmPathFlyweight;
 import io.jroce.stack.mad.CmRejFlyweight;
 import io.jroce.stack.mad.CmRepFlyweight;
 import io.jroce.stack.mad.CmReqFlyweight;
@@ -22,20 +26,26 @@ import io.jroce.stack.mad.CmTransactionId;
 import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
+import io.jroce.verbs.Gid;
 
 /**
  * A device's Communication Manager for RC connections (IBTA Vol. 1 chapter 12), behaving on the wire
  * as the Linux kernel's {@code cm.c} does under RDMA CM. It is the handler of the device's GSI:
  * {@link #onMad} takes every CM MAD, {@link #onTimer} expires its retransmission and TimeWait timers.
  * The consumer's methods ({@link #listen}, {@link #connect}, {@link #accept}, {@link #ready},
- * {@link #reject}, {@link #disconnect}) run on the I/O thread: from an event, or a task given to
- * {@link Gsi#execute}. Malformed and unexpected MADs are dropped and counted ({@code cm_*}), never thrown.
+ * {@link #reject}, {@link #disconnect}, {@link #destroy}) run on the I/O thread: from an event, or a task
+ * given to {@link Gsi#execute}. It also hears of the device's QPs taking their first packet (Communication
+ * Established), which establishes a passive connection whose RTU was lost. Malformed and unexpected MADs
+ * are dropped and counted ({@code cm_*}), never thrown.
  */
-public final class ConnectionManager implements MadHandler {
+public final class ConnectionManager implements MadHandler, CommEstablishedListener {
     /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
     public static final int PORT_SPACE_TCP = 0x0106;
     private static final long NS_PER_MS = 1_000_000L;
     private static final byte[] NO_PRIVATE_DATA = new byte[0];
+    /** What a destroyed connection reports: nothing (the kernel calls no handler of a destroyed ID). */
+    private static final CmEvents NO_EVENTS = new CmEvents() {
+    };
 
     private final Gsi gsi;
     private final Counters counters;
@@ -46,6 +56,10 @@ public final class ConnectionManager implements MadHandler {
     private final int peerPort;
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
+    /** The stale-connection table ({@code cm_insert_remote_qpn}): a peer's QP, until TimeWait. */
+    private final Map<RemoteQp, CmConnection> byRemoteQp = new HashMap<>();
+    /** Passive connections by their QP, for Communication Established while the RTU is awaited. */
+    private final Map<Integer, CmConnection> byLocalQpn = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
     /** Whether any connection's timer runs, and the earliest deadline among them. */
     private boolean timersArmed;
@@ -65,9 +79,15 @@ public final class ConnectionManager implements MadHandler {
     private final CmDreqFlyweight dreq = new CmDreqFlyweight();
     private final CmDrepFlyweight drep = new CmDrepFlyweight();
     private final UnsafeBuffer pendingView = new UnsafeBuffer(0, 0);
+    private final CmPathFlyweight path = new CmPathFlyweight();
+    private final byte[] gidView = new byte[Gid.LENGTH];
 
     /** The kernel's stale-connection and duplicate tables key a peer's connection on these two. */
     private record RemoteId(int commId, long caGuid) {
+    }
+
+    /** The kernel's second table keys a peer's connection on its QP and CA GUID. */
+    private record RemoteQp(int qpn, long caGuid) {
     }
 
     /**
@@ -100,6 +120,7 @@ public final class ConnectionManager implements MadHandler {
         // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.
         this.hiTid = 1 + random.nextInt(0xFFFF);
         gsi.handler(this);
+        gsi.commEstablishedListener(this);
     }
 
     /** The service ID of a TCP port in RDMA CM's port space. */
@@ -165,7 +186,23 @@ public final class ConnectionManager implements MadHandler {
         writer.rep(c, p, caGuid);
         writer.copyTo(c.pending);
         c.state = CmState.REP_SENT;
+        byLocalQpn.put(c.localQpn, c);
         sendPending(c, gsi.nowNs());
+    }
+
+    /**
+     * Passive: refuses a REQ the consumer could not take before reporting it (the CMA's own checks:
+     * its header, the addresses, no ID listening) with REJ 28 and local comm ID 0, as the kernel's
+     * {@code cm_destroy_id} sends it from REQ_RCVD when {@code cma_ib_req_handler} fails (the CMA arms its
+     * MRA only after reporting a request, so the state is still REQ_RCVD). The connection is gone. I/O thread.
+     */
+    public void refuse(CmConnection c) {
+        expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
+        writer.rej(c.tid, 0, c.remoteCommId, CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_CONSUMER_DEFINED,
+            NO_PRIVATE_DATA);
+        send(c);
+        forget(c);
+        c.state = CmState.IDLE;
     }
 
     /** Active: answers the reported REP with an RTU (IBTA 12.6.9); the connection is established. I/O thread. */
@@ -204,13 +241,7 @@ public final class ConnectionManager implements MadHandler {
     public void disconnect(CmConnection c) {
         long now = gsi.nowNs();
         switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
-                // cm_format_dreq forms a TID of this side's own ID (the active side's REQ TID again).
-                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
-                writer.copyTo(c.pending);
-                c.state = CmState.DREQ_SENT;
-                sendPending(c, now);
-            }
+            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> sendDreq(c, now);
             case DREQ_RCVD -> {
                 writer.drep(c.tid, c.localCommId, c.remoteCommId);
                 send(c);
@@ -218,6 +249,56 @@ public final class ConnectionManager implements MadHandler {
             }
             default -> throw new IllegalStateException(c + ": nothing to disconnect");
         }
+    }
+
+    /**
+     * The consumer is done with {@code c} (the kernel's {@code ib_destroy_cm_id}, which {@code rdma_destroy_id}
+     * calls): it hears of it no more, and the peer is told as {@code cm_destroy_id} tells it. A REQ still
+     * unanswered is withdrawn with REJ 4 (timeout) carrying this CA's GUID as additional reject information,
+     * by which the peer finds its connection ({@code cm_acquire_rejected_id}); a connection being set up
+     * gets REJ 28; an established one a DREQ (retransmitted, then TimeWait); one whose peer disconnected
+     * its DREP. Nothing is sent for a connection already disconnecting or gone. I/O thread.
+     */
+    public void destroy(CmConnection c) {
+        c.events = NO_EVENTS;
+        long now = gsi.nowNs();
+        switch (c.state) {
+            case REQ_SENT, MRA_REQ_RCVD -> {
+                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_TIMEOUT, guidBytes(caGuid), NO_PRIVATE_DATA);
+                send(c);
+                forget(c);
+                c.state = CmState.IDLE;
+            }
+            case REQ_RCVD, MRA_REQ_SENT, REP_RCVD, MRA_REP_SENT -> reject(c, NO_PRIVATE_DATA);
+            case REP_SENT, MRA_REP_RCVD -> {
+                // cm_send_rej_locked: after the REP, a REJ sends the connection through TimeWait.
+                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_CONSUMER_DEFINED, NO_PRIVATE_DATA);
+                send(c);
+                enterTimeWait(c, now);
+            }
+            case ESTABLISHED -> sendDreq(c, now);
+            case DREQ_RCVD -> disconnect(c);
+            default -> {
+                // DREQ_SENT, TIMEWAIT: the timers run out on their own; IDLE: gone already.
+            }
+        }
+    }
+
+    /**
+     * A QP of this device took its first packet after RTR (IBTA 11.6.3.1): if it is the QP of a passive
+     * connection still waiting for its RTU, the peer is evidently up and the connection is established
+     * as by the RTU (IBTA 12.6.9; the kernel's {@code ib_cm_notify(IB_EVENT_COMM_EST)}, {@code cm_establish},
+     * which the CMA reports as ESTABLISHED). The RTU that may still come is then a repeat. I/O thread.
+     */
+    @Override
+    public void onCommEstablished(int qpn, long nowNs) {
+        CmConnection c = byLocalQpn.get(qpn);
+        if (c == null || (c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD)) {
+            return;
+        }
+        establishPassive(c);
     }
 
     /** Answers go to the peers' RoCE port (see the constructor), so the MAD's source port is not used. */
@@ -233,11 +314,11 @@ public final class ConnectionManager implements MadHandler {
         messageCounts.received(header.attributeId());
         switch (header.attributeId()) {
             case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, localGid);
-            case MadHeaderFlyweight.ATTR_REP -> onRep(mad);
+            case MadHeaderFlyweight.ATTR_REP -> onRep(mad, peerGid, localGid);
             case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
             case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
             case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid);
+            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid, nowNs);
             case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
             default -> counters.increment(Counter.CM_DROP_BAD_MAD); // SIDR (UD) and LAP/APR are not handled
         }
@@ -302,11 +383,38 @@ public final class ConnectionManager implements MadHandler {
             onDuplicateReq(existing);
             return;
         }
+        long tid = header.wrap(mad, 0).transactionId();
+        RemoteQp remoteQp = new RemoteQp(req.localQpn(), req.localCaGuid());
+        CmConnection stale = byRemoteQp.get(remoteQp);
+        if (stale != null) {
+            // cm_match_req: a new REQ from a QP that still has a connection here. The new one gets
+            // REJ 10 (cm_issue_rej) and the old one is torn down with a DREQ (ib_send_cm_dreq, which
+            // sends only from ESTABLISHED): the peer evidently lost it.
+            counters.increment(Counter.CM_STALE_CONNECTIONS);
+            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_STALE_CONN,
+                localGid, peerGid);
+            if (stale.state == CmState.ESTABLISHED) {
+                sendDreq(stale, gsi.nowNs());
+            }
+            return;
+        }
         CmEvents listener = listeners.get(req.serviceId());
         if (listener == null) {
             // cm_issue_rej: no CM ID answers, so the local comm ID is 0; the REQ's TID is echoed.
-            writer.rej(header.wrap(mad, 0).transactionId(), 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ,
-                CmRejFlyweight.REASON_INVALID_SERVICE_ID, NO_PRIVATE_DATA);
+            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_INVALID_SERVICE_ID,
+                localGid, peerGid);
+            return;
+        }
+        CmPathFlyweight path = req.primaryPath(this.path);
+        path.getLocalPortGid(gidView, 0);
+        if (!Arrays.equals(gidView, peerGid)) {
+            // cm_req_handler: the path to the REQ's local port GID cannot be built (cm_init_av_by_path
+            // fails, on RoCE when that address cannot be resolved): REJ 12 from REQ_RCVD (local comm ID 0),
+            // with a GID of this port as additional reject information. jroce resolves no addresses: the
+            // REQ's GID must be the address it came from, else answers would go to a host that never asked.
+            counters.increment(Counter.CM_REJ_INVALID_GID);
+            writer.rej(tid, 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_INVALID_GID,
+                localGid, NO_PRIVATE_DATA);
             transmit(writer.buffer(), localGid, peerGid, peerPort);
             return;
         }
@@ -315,18 +423,21 @@ public final class ConnectionManager implements MadHandler {
         c.remoteCommId = req.localCommId();
         c.remoteCaGuid = req.localCaGuid();
         c.remoteQpn = req.localQpn();
-        c.tid = header.wrap(mad, 0).transactionId();
+        c.tid = tid;
         // cm_req_handler: this side's messages wait the REQ's local CM response timeout, as often as it says.
         c.intervalNs = CmTimeouts.convertToMs(req.localCmResponseTimeout()) * NS_PER_MS;
         c.maxRetries = req.maxCmRetries();
         c.state = CmState.REQ_RCVD;
         byLocalId.put(c.localCommId, c);
         byRemoteId.put(remote, c);
+        byRemoteQp.put(remoteQp, c);
         byte[] privateData = new byte[CmReqFlyweight.PRIVATE_DATA_LENGTH];
         req.getPrivateData(privateData, 0, privateData.length);
+        byte[] requestedGid = new byte[Gid.LENGTH];
+        path.getRemotePortGid(requestedGid, 0);
         ConnectRequest r = new ConnectRequest(req.serviceId(), req.localQpn(), req.startingPsn(), req.initiatorDepth(),
             req.responderResources(), req.retryCount(), req.rnrRetryCount(), req.pathMtu(), req.localCaGuid(),
-            privateData);
+            privateData, requestedGid);
         listener.onConnectRequest(c, r);
     }
 
@@ -347,7 +458,7 @@ public final class ConnectionManager implements MadHandler {
         }
     }
 
-    private void onRep(DirectBuffer mad) {
+    private void onRep(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
         rep.wrap(mad, 0);
         CmConnection c = byLocalId.get(rep.remoteCommId());
         if (c == null || !c.active) {
@@ -356,12 +467,26 @@ public final class ConnectionManager implements MadHandler {
         }
         switch (c.state) {
             case REQ_SENT, MRA_REQ_RCVD -> {
+                RemoteQp remoteQp = new RemoteQp(rep.localQpn(), rep.localCaGuid());
+                CmConnection stale = byRemoteQp.get(remoteQp);
+                if (stale != null) {
+                    // cm_rep_handler: as for a REQ, REJ 10 for the REP (cm_issue_rej) and a DREQ for the
+                    // old connection; the REP is dropped and this side's REQ keeps its timer.
+                    counters.increment(Counter.CM_STALE_CONNECTIONS);
+                    issueRej(header.wrap(mad, 0).transactionId(), rep.localCommId(), CmRejFlyweight.REJECTED_REP,
+                        CmRejFlyweight.REASON_STALE_CONN, localGid, peerGid);
+                    if (stale.state == CmState.ESTABLISHED) {
+                        sendDreq(stale, gsi.nowNs());
+                    }
+                    return;
+                }
                 c.timer = CmConnection.Timer.NONE;
                 c.remoteCommId = rep.localCommId();
                 c.remoteCaGuid = rep.localCaGuid();
                 c.remoteQpn = rep.localQpn();
                 c.state = CmState.REP_RCVD;
                 byRemoteId.put(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
+                byRemoteQp.put(remoteQp, c);
                 byte[] privateData = new byte[CmRepFlyweight.PRIVATE_DATA_LENGTH];
                 rep.getPrivateData(privateData, 0, privateData.length);
                 c.events.onReply(c, new ConnectReply(rep.localQpn(), rep.startingPsn(), rep.initiatorDepth(),
@@ -397,9 +522,14 @@ public final class ConnectionManager implements MadHandler {
             return;
         }
         if (c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated RTU
+            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated RTU, or one after Communication Established
             return;
         }
+        establishPassive(c);
+    }
+
+    /** cm_rtu_handler, cm_establish: the REP's retransmission ends and the connection is up. */
+    private void establishPassive(CmConnection c) {
         c.timer = CmConnection.Timer.NONE;
         c.state = CmState.ESTABLISHED;
         c.events.onEstablished(c);
@@ -407,14 +537,27 @@ public final class ConnectionManager implements MadHandler {
 
     private void onRej(DirectBuffer mad, long nowNs) {
         rej.wrap(mad, 0);
-        // cm_acquire_rejected_id: a REJ of a REQ may not know our peer's ID yet; others must match both.
-        CmConnection c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
-            ? byLocalId.get(rej.remoteCommId()) : match(rej.remoteCommId(), rej.localCommId());
-        if (c == null) {
-            if (rej.messageRejected() == CmRejFlyweight.REJECTED_REQ) {
+        // cm_acquire_rejected_id: a REJ 4 (an active side withdrawing its REQ) names its sender by comm ID
+        // and, in the ARI, CA GUID; a REJ of a REQ may not know our peer's ID yet; others must match both.
+        CmConnection c;
+        if (rej.reason() == CmRejFlyweight.REASON_TIMEOUT) {
+            c = rej.rejectInfoLength() >= Long.BYTES
+                ? byRemoteId.get(new RemoteId(rej.localCommId(), rej.buffer().getLong(
+                    rej.offset() + CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, ByteOrder.BIG_ENDIAN)))
+                : null;
+            if (c == null) {
                 counters.increment(Counter.CM_DROP_UNMATCHED);
+                return;
             }
-            return;
+        } else {
+            c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
+                ? byLocalId.get(rej.remoteCommId()) : match(rej.remoteCommId(), rej.localCommId());
+            if (c == null) {
+                if (rej.messageRejected() == CmRejFlyweight.REJECTED_REQ) {
+                    counters.increment(Counter.CM_DROP_UNMATCHED);
+                }
+                return;
+            }
         }
         int reason = rej.reason();
         // cm_rej_handler: before the REP was reported the connection ends at once (or, rejected as
@@ -464,7 +607,7 @@ public final class ConnectionManager implements MadHandler {
         arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
     }
 
-    private void onDreq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
+    private void onDreq(DirectBuffer mad, byte[] peerGid, byte[] localGid, long nowNs) {
         dreq.wrap(mad, 0);
         long tid = header.wrap(mad, 0).transactionId();
         CmConnection c = byLocalId.get(dreq.remoteCommId());
@@ -479,10 +622,20 @@ public final class ConnectionManager implements MadHandler {
             return;
         }
         switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD, DREQ_SENT -> {
+            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
                 c.timer = CmConnection.Timer.NONE;
                 c.tid = tid; // the DREP echoes the DREQ's TID
                 c.state = CmState.DREQ_RCVD;
+                c.events.onDisconnected(c);
+            }
+            case DREQ_SENT -> {
+                // Both sides disconnected at once (IBTA 12.9.6: DREQ received in DREQ Sent, send DREP and
+                // enter TimeWait). The consumer already called disconnect and will not again, so the DREP
+                // goes at once; the kernel's DREQ_RCVD would wait for rdma_disconnect or rdma_destroy_id,
+                // and its cm_drep_handler takes our DREP in DREQ_RCVD alike.
+                writer.drep(tid, c.localCommId, c.remoteCommId);
+                send(c);
+                enterTimeWait(c, nowNs);
                 c.events.onDisconnected(c);
             }
             case TIMEWAIT -> {
@@ -497,6 +650,12 @@ public final class ConnectionManager implements MadHandler {
         drep.wrap(mad, 0);
         CmConnection c = match(drep.remoteCommId(), drep.localCommId());
         if (c == null) {
+            return;
+        }
+        if (c.state == CmState.DREQ_RCVD) {
+            // cm_drep_handler takes a DREP in DREQ_RCVD too (the peer's answer to a DREQ that crossed
+            // ours); the CMA reports no second DISCONNECTED (cma_comp_exch fails).
+            enterTimeWait(c, nowNs);
             return;
         }
         if (c.state != CmState.DREQ_SENT) {
@@ -518,6 +677,10 @@ public final class ConnectionManager implements MadHandler {
     }
 
     private void enterTimeWait(CmConnection c, long nowNs) {
+        // cm_enter_timewait removes the peer's QP from the stale-connection table (cm_remove_remote): a
+        // new connection of that QP is no longer stale. jroce keeps the comm ID key for TimeWait, to answer
+        // a repeated REQ with REJ 10 (cm_dup_req_handler's TIMEWAIT case).
+        byRemoteQp.remove(new RemoteQp(c.remoteQpn, c.remoteCaGuid), c);
         c.state = CmState.TIMEWAIT;
         arm(c, CmConnection.Timer.TIMEWAIT, nowNs + CmTimeouts.timeWaitMs(CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS);
     }
@@ -563,7 +726,33 @@ public final class ConnectionManager implements MadHandler {
         byLocalId.remove(c.localCommId, c);
         if (c.remoteCommId != 0 || !c.active) {
             byRemoteId.remove(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
+            byRemoteQp.remove(new RemoteQp(c.remoteQpn, c.remoteCaGuid), c);
         }
+        byLocalQpn.remove(c.localQpn, c);
+    }
+
+    /** cm_send_dreq_locked: a DREQ with a TID formed of this side's own ID (the active side's REQ TID again). */
+    private void sendDreq(CmConnection c, long nowNs) {
+        writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
+        writer.copyTo(c.pending);
+        c.state = CmState.DREQ_SENT;
+        sendPending(c, nowNs);
+    }
+
+    /**
+     * cm_issue_rej: a REJ no connection of this side sends (local comm ID 0: a REQ's field there is
+     * reserved; for a REP it would be our own ID, which matched nothing), echoing the message's TID.
+     */
+    private void issueRej(long tid, int remoteCommId, int rejected, int reason, byte[] localGid, byte[] peerGid) {
+        writer.rej(tid, 0, remoteCommId, rejected, reason, NO_PRIVATE_DATA);
+        transmit(writer.buffer(), localGid, peerGid, peerPort);
+    }
+
+    /** The CA GUID as the kernel puts {@code node_guid} (big-endian) in a REJ 4's ARI. */
+    private static byte[] guidBytes(long guid) {
+        byte[] b = new byte[Long.BYTES];
+        new UnsafeBuffer(b).putLong(0, guid, ByteOrder.BIG_ENDIAN);
+        return b;
     }
 
     /** A random comm ID, non-zero (0 means none in a REJ) and unused among the live connections. */

@@ -44,6 +44,7 @@ public final class Gsi {
     private final List<Gid> gids;
     private final UnsafeBuffer madView = new UnsafeBuffer(0, 0);
     private volatile MadHandler handler;
+    private volatile CommEstablishedListener commEstablished;
     private int nextPsn;
 
     Gsi(IoContext io, PacketSender sender, Counters counters, List<Gid> gids) {
@@ -56,6 +57,23 @@ public final class Gsi {
     /** Sets the handler of received MADs (the CM), or null for none: then MADs are counted and dropped. Any thread. */
     public void handler(MadHandler h) {
         this.handler = h;
+    }
+
+    /**
+     * Sets (or with null clears) who hears of the device's connected QPs receiving their first packet
+     * after RTR (IBTA 11.6.3.1 Communication Established): the CM, which establishes a connection
+     * still waiting for its RTU. On the GSI because the GSI is the device's one seam to its CM. Any thread.
+     */
+    public void commEstablishedListener(CommEstablishedListener l) {
+        this.commEstablished = l;
+    }
+
+    /** Tells the listener that {@code qpn} took its first packet after RTR. I/O thread. */
+    void onCommEstablished(int qpn, long nowNs) {
+        CommEstablishedListener l = commEstablished;
+        if (l != null) {
+            l.onCommEstablished(qpn, nowNs);
+        }
     }
 
     /**

@@ -43,6 +43,11 @@ final class QpContext {
     int maxDestRdAtomic;
     int minRnrTimer;
     int destQpn;
+    /**
+     * Set when a connected QP reaches RTR, cleared by the first packet it then takes: the moment of
+     * the Communication Established event (IBTA 11.6.3.1). I/O thread.
+     */
+    boolean commEstablishedPending;
 
     QpContext(int qpn, QpType type, ProtectionDomain pd, WorkQueueRing<SendWqe> sq, WorkQueueRing<RecvWqe> rq,
               ReceiveQueue srq, CompletionSink sendCq, CompletionSink recvCq) {

@@ -202,6 +202,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 return;
             }
             countReceived();
+            noteFirstPacket(qp, now);
             if (qp.type == QpType.UD) {
                 t.responder.onDatagram(rx, src, dst);
             } else {
@@ -213,6 +214,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 return;
             }
             countReceived();
+            noteFirstPacket(qp, now);
             switch (info.operation()) {
                 case ACKNOWLEDGE -> t.completer.onAcknowledge(rx, now);
                 case RDMA_READ_RESPONSE -> t.completer.onReadResponse(rx, now);
@@ -222,6 +224,18 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
                 t.requester.doWork(now); // an ACK may have opened the window
             }
+        }
+    }
+
+    /**
+     * The first packet a connected QP takes after RTR raises Communication Established (IBTA
+     * 11.6.3.1), which the CM turns into an established connection if it still waits for the RTU.
+     * One boolean per packet; the call happens once per QP.
+     */
+    private void noteFirstPacket(QpContext qp, long now) {
+        if (qp.commEstablishedPending) {
+            qp.commEstablishedPending = false;
+            gsi.onCommEstablished(qp.qpn, now);
         }
     }
 

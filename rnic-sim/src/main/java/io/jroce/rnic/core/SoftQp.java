@@ -222,6 +222,9 @@ final class SoftQp implements QueuePair {
         }
         QpState from = t.state;
         t.state = to;
+        if (to == QpState.RTR && from != QpState.RTR && type != QpType.UD) {
+            t.commEstablishedPending = true;
+        }
         if (to == QpState.RESET && from != QpState.RESET) {
             synchronized (sqLock) {
                 sq.clear();

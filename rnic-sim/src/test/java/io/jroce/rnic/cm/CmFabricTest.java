@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -90,7 +91,8 @@ class CmFabricTest {
             if (rejectRequest) {
                 cm.reject(c, new byte[] {9});
             } else if (answerRequest) {
-                cm.accept(c, new AcceptParams(QPN_B, PSN_B, 1, 1, 7, new byte[] {1, 2, 3}));
+                // Each connection its own QP (QPN_B for the first): the peer keys stale connections on it.
+                cm.accept(c, new AcceptParams(QPN_B + connections.size() - 1, PSN_B, 1, 1, 7, new byte[] {1, 2, 3}));
             }
         }
 
@@ -161,12 +163,17 @@ class CmFabricTest {
     }
 
     private ConnectParams params() {
+        return params(QPN_A);
+    }
+
+    /** A REQ from QP {@code qpn}: each connection needs its own QP (the peer keys stale connections on it). */
+    private ConnectParams params(int qpn) {
         byte[] pd = new byte[40];
         pd[1] = 0x40;
         pd[2] = (byte) 0xC3; // the CMA header's source port 0xC350 = 50000
         pd[3] = 0x50;
         pd[39] = 0x77;
-        return new ConnectParams(SERVICE, A, B, QPN_A, PSN_A, 1, 1, 7, 7, 3, pd);
+        return new ConnectParams(SERVICE, A, B, qpn, PSN_A, 1, 1, 7, 7, 3, pd);
     }
 
     private CmConnection[] connect() {
@@ -536,13 +543,245 @@ class CmFabricTest {
         assertEquals(1L, count(devA, "cm_drop_unexpected"), "A's connection is in TimeWait: the REJ is not for it");
     }
 
+    // Retries exhausted and destroyed IDs (cm_process_send_error, cm_destroy_id).
+
+    @Test
+    void aRepNeverAnsweredIsSent16TimesThenThePassiveSideIsUnreachableAndSendsNothing() {
+        cmB.listen(SERVICE, eventsB);
+        drop = m -> m.attribute() == MadHeaderFlyweight.ATTR_RTU;
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        long start = sent(MadHeaderFlyweight.ATTR_REP).get(0).atNs();
+        fabric.runFor(16 * 4096 * MS + 100 * MS);
+        List<Mad> reps = sent(MadHeaderFlyweight.ATTR_REP);
+        assertEquals(16, reps.size(), "the REP and the REQ's 15 max CM retries");
+        for (int i = 1; i < reps.size(); i++) {
+            // conv(the REQ's local CM response timeout 20), each from the tick that sent the last one
+            assertWithinATick(4096 * MS, reps.get(i).atNs() - reps.get(i - 1).atNs(), "REP " + i);
+            assertArrayEquals(reps.get(0).bytes(), reps.get(i).bytes());
+        }
+        // cm_process_send_error: REP_SENT -> IDLE and IB_CM_REP_ERROR, which the CMA reports as UNREACHABLE;
+        // nothing goes on the wire (no REJ: cm_reset_to_idle sends none).
+        assertEquals(2, eventsB.events.size(), eventsB.events.toString());
+        assertTrue(eventsB.events.get(1).startsWith("UNREACHABLE@"));
+        assertWithinATick(4096 * MS, Long.parseLong(eventsB.events.get(1).substring(12)) - reps.get(15).atNs(),
+            "unreachable one interval after the last REP");
+        assertTrue(reps.get(15).atNs() - start < 15 * 4097 * MS);
+        assertEquals(CmState.IDLE, b.state());
+        assertEquals(0, cmB.connections());
+        assertEquals(List.of(), sent(MadHeaderFlyweight.ATTR_REJ));
+        assertEquals(15L, count(devB, "cm_retransmits"));
+        assertEquals(CmState.ESTABLISHED, a.state(), "A answered every REP with its RTU, all lost");
+    }
+
+    @Test
+    void destroyingAConnectingIdWithdrawsTheReqWithRej4CarryingTheCaGuid() {
+        eventsB.answerRequest = false;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        assertEquals(CmState.REQ_RCVD, b.state());
+        fabric.execute(() -> cmA.destroy(a));
+        fabric.runFor(10 * MS);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        assertTrue(m.fromA());
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        // cm_destroy_id in REQ_SENT: cm_send_rej_locked(IB_CM_REJ_TIMEOUT, &node_guid) formats from REQ_SENT.
+        assertEquals(CmRejFlyweight.REASON_TIMEOUT, rej.reason());
+        assertEquals(CmRejFlyweight.REJECTED_OTHER, rej.messageRejected());
+        assertEquals(a.localCommId(), rej.localCommId());
+        assertEquals(0, rej.remoteCommId(), "the active side does not know B's ID yet");
+        assertEquals(wire.get(0).tid(), m.tid());
+        assertEquals(8, rej.rejectInfoLength());
+        assertEquals(cmA.caGuid(), m.buffer().getLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET,
+            ByteOrder.BIG_ENDIAN), "the ARI is the CA GUID, by which B finds its connection");
+        assertEquals(List.of("CONNECT_REQUEST", "REJECTED 4"), eventsB.events);
+        assertEquals(CmState.IDLE, b.state());
+        assertEquals(0, cmB.connections());
+        assertEquals(0, cmA.connections());
+        fabric.runFor(7000 * MS);
+        assertEquals(1, sent(MadHeaderFlyweight.ATTR_REQ).size(), "the REQ's retransmission was cancelled");
+        assertEquals(List.of(), eventsA.events, "a destroyed ID reports nothing");
+    }
+
+    @Test
+    void destroyingAnEstablishedConnectionSendsADreq() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        fabric.execute(() -> cmA.destroy(a));
+        fabric.runFor(2100 * MS);
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_REQ, MadHeaderFlyweight.ATTR_REP, MadHeaderFlyweight.ATTR_RTU,
+            MadHeaderFlyweight.ATTR_DREQ, MadHeaderFlyweight.ATTR_DREP), wire.stream().map(Mad::attribute).toList());
+        assertEquals(List.of("REPLY", "ESTABLISHED"), eventsA.events, "a destroyed ID reports nothing");
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsB.events);
+        assertEquals(0, cmA.connections());
+    }
+
+    @Test
+    void aRej4WithAnotherCaGuidIsDropped() {
+        eventsB.answerRequest = false;
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        byte[] mad = new byte[256];
+        UnsafeBuffer buf = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_REJ, 1);
+        new CmRejFlyweight().wrap(buf, 0).localCommId(a.localCommId()).messageRejected(CmRejFlyweight.REJECTED_OTHER)
+            .reason(CmRejFlyweight.REASON_TIMEOUT).rejectInfoLength(8);
+        buf.putLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, cmA.caGuid() + 2, ByteOrder.BIG_ENDIAN);
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        assertEquals(List.of("CONNECT_REQUEST"), eventsB.events);
+        assertEquals(1L, count(devB, "cm_drop_unmatched"));
+        assertEquals(CmState.REQ_RCVD, eventsB.connections.get(0).state());
+    }
+
+    // Stale connections (cm_match_req, cm_insert_remote_qpn).
+
+    @Test
+    void aNewReqFromTheQpOfAnEstablishedConnectionGetsRej10AndTheOldConnectionADreq() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        CmConnection[] again = new CmConnection[1];
+        fabric.execute(() -> again[0] = cmA.connect(params(), eventsA)); // the same QP, a new comm ID
+        fabric.runFor(10 * MS);
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_REQ, MadHeaderFlyweight.ATTR_REJ, MadHeaderFlyweight.ATTR_DREQ,
+            MadHeaderFlyweight.ATTR_DREP), wire.subList(3, wire.size()).stream().map(Mad::attribute).toList());
+        Mad m = wire.get(4);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(CmRejFlyweight.REASON_STALE_CONN, rej.reason());
+        assertEquals(CmRejFlyweight.REJECTED_REQ, rej.messageRejected());
+        assertEquals(0, rej.localCommId(), "cm_issue_rej: no connection of B sends it");
+        assertEquals(again[0].localCommId(), rej.remoteCommId());
+        assertEquals(wire.get(3).tid(), m.tid());
+        CmDreqFlyweight dreq = new CmDreqFlyweight().wrap(wire.get(5).buffer(), 0);
+        assertEquals(b.localCommId(), dreq.localCommId(), "ib_send_cm_dreq on the old connection");
+        assertEquals(a.localCommId(), dreq.remoteCommId());
+        assertEquals(QPN_A, dreq.remoteQpn());
+        assertEquals(List.of("REPLY", "ESTABLISHED", "REJECTED 10", "DISCONNECTED"), eventsA.events);
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED", "DISCONNECTED"), eventsB.events);
+        assertEquals(1, eventsB.connections.size(), "no new connection was reported");
+        assertEquals(CmState.TIMEWAIT, again[0].state(), "cm_rej_handler: rejected as stale, through TimeWait");
+        assertEquals(CmState.TIMEWAIT, b.state());
+        assertEquals(1L, count(devB, "cm_stale_connections"));
+        fabric.runFor(2100 * MS);
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+    }
+
+    @Test
+    void aNewReqFromAQpWhoseOldConnectionIsInTimeWaitIsNotStale() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.TIMEWAIT, eventsB.connections.get(0).state());
+        CmConnection[] again = new CmConnection[1];
+        fabric.execute(() -> again[0] = cmA.connect(params(), eventsA));
+        fabric.runFor(10 * MS);
+        // cm_enter_timewait took the QP out of the stale-connection table.
+        assertEquals(CmState.ESTABLISHED, again[0].state());
+        assertEquals(2, eventsB.connections.size());
+        assertEquals(0L, count(devB, "cm_stale_connections"));
+    }
+
+    // What cm_req_handler checks of the path.
+
+    /** A REQ as A's manager sends it, captured from the wire with nothing delivered. */
+    private byte[] reqTemplate() {
+        drop = m -> true;
+        CmConnection a = connect()[0];
+        byte[] bytes = sent(MadHeaderFlyweight.ATTR_REQ).get(0).bytes().clone();
+        fabric.execute(() -> cmA.destroy(a));
+        fabric.runFor(MS);
+        wire.clear();
+        drop = m -> false;
+        return bytes;
+    }
+
+    @Test
+    void aReqWhosePathGidIsNotItsSenderGetsRej12WithTheGidItArrivedOn() {
+        cmB.listen(SERVICE, eventsB);
+        byte[] req = reqTemplate();
+        UnsafeBuffer buf = new UnsafeBuffer(req);
+        CmPathFlyweight path = new CmReqFlyweight().wrap(buf, 0).primaryPath(new CmPathFlyweight());
+        path.localPortGid(Gid.parse("10.0.0.9").toBytes(), 0); // a host that did not send it
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        Mad m = sent(MadHeaderFlyweight.ATTR_REJ).get(0);
+        CmRejFlyweight rej = new CmRejFlyweight().wrap(m.buffer(), 0);
+        assertEquals(CmRejFlyweight.REASON_INVALID_GID, rej.reason());
+        assertEquals(CmRejFlyweight.REJECTED_REQ, rej.messageRejected());
+        assertEquals(0, rej.localCommId(), "sent from REQ_RCVD");
+        assertEquals(new CmReqFlyweight().wrap(buf, 0).localCommId(), rej.remoteCommId());
+        assertEquals(16, rej.rejectInfoLength());
+        byte[] ari = new byte[16];
+        m.buffer().getBytes(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, ari);
+        assertArrayEquals(B, ari);
+        assertEquals(List.of(), eventsB.events, "nothing reported");
+        assertEquals(0, cmB.connections());
+        assertEquals(1L, count(devB, "cm_rej_invalid_gid"));
+    }
+
+    // Both sides disconnect at once.
+
+    @Test
+    void crossingDreqsEndWithOneDisconnectedAndOneTimeWaitExitOnEachSide() {
+        cmB.listen(SERVICE, eventsB);
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        fabric.execute(() -> {
+            cmA.disconnect(a);
+            cmB.disconnect(b);
+        });
+        fabric.runFor(10 * MS);
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_DREQ, MadHeaderFlyweight.ATTR_DREQ, MadHeaderFlyweight.ATTR_DREP,
+            MadHeaderFlyweight.ATTR_DREP), wire.subList(3, wire.size()).stream().map(Mad::attribute).toList());
+        for (Mad m : wire.subList(5, 7)) {
+            CmDrepFlyweight drep = new CmDrepFlyweight().wrap(m.buffer(), 0);
+            Mad itsDreq = wire.get(m.fromA() ? 4 : 3); // each DREP answers the other side's DREQ, with its TID
+            assertEquals(itsDreq.tid(), m.tid());
+            assertEquals(m.fromA() ? a.localCommId() : b.localCommId(), drep.localCommId());
+        }
+        assertEquals(CmState.TIMEWAIT, a.state());
+        assertEquals(CmState.TIMEWAIT, b.state());
+        fabric.runFor(2100 * MS);
+        assertEquals(List.of("REPLY", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsA.events);
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED", "DISCONNECTED", "TIMEWAIT_EXIT"), eventsB.events);
+        assertEquals(0, cmA.connections());
+        assertEquals(0, cmB.connections());
+        assertEquals(7, wire.size(), "no DREQ retransmitted");
+        assertEquals(1L, count(devA, "cm_drop_unexpected"), "the DREP that crossed ours came in TimeWait");
+        assertEquals(1L, count(devB, "cm_drop_unexpected"));
+    }
+
+    @Test
+    void aDrepToADreqThatCrossedOursIsTakenInDreqRcvd() {
+        cmB.listen(SERVICE, eventsB);
+        eventsB.disconnectOnDreq = false; // B answers later, as a kernel's consumer may
+        CmConnection a = connect()[0];
+        CmConnection b = eventsB.connections.get(0);
+        fabric.execute(() -> cmA.disconnect(a));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.DREQ_RCVD, b.state());
+        // A kernel peer in DREQ_RCVD (its DREQ crossed ours) takes our DREP and enters TimeWait (cm_drep_handler).
+        byte[] mad = new byte[256];
+        UnsafeBuffer buf = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(buf, 0).cmSend(MadHeaderFlyweight.ATTR_DREP, 7);
+        new CmDrepFlyweight().wrap(buf, 0).localCommId(a.localCommId()).remoteCommId(b.localCommId());
+        fabric.execute(() -> devA.gsi().send(buf, 0, A, B, 4791));
+        fabric.runFor(10 * MS);
+        assertEquals(CmState.TIMEWAIT, b.state());
+        assertEquals(List.of("CONNECT_REQUEST", "ESTABLISHED", "DISCONNECTED"), eventsB.events, "reported once");
+    }
+
     @Test
     void twoHundredConnectionsOnOneListener() {
         cmB.listen(SERVICE, eventsB);
         List<CmConnection> actives = new ArrayList<>();
         fabric.execute(() -> {
             for (int i = 0; i < 200; i++) {
-                actives.add(cmA.connect(params(), eventsA));
+                actives.add(cmA.connect(params(QPN_A + i), eventsA));
             }
         });
         fabric.runFor(10 * MS);

@@ -17,6 +17,7 @@ import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
@@ -60,6 +61,9 @@ class CmQpFabricTest {
     private final QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_1024);
     /** PSN and destination QP of every RC SEND on the wire. */
     private final List<int[]> sends = new ArrayList<>();
+    /** Every CM MAD on the wire (256 bytes each); the first RTU is lost when {@link #loseFirstRtu}. */
+    private final List<byte[]> mads = new ArrayList<>();
+    private boolean loseFirstRtu;
 
     private static final class Side {
         final ProtectionDomain pd;
@@ -84,8 +88,22 @@ class CmQpFabricTest {
                 && p.bth().opcode() == Opcode.RC_SEND_ONLY) {
                 sends.add(new int[] {p.bth().psn(), p.bth().destQp()});
             }
+            if (p.bth().destQp() == 1) {
+                byte[] mad = new byte[256];
+                p.buffer().getBytes(p.payloadOffset(), mad);
+                mads.add(mad);
+                return !(loseFirstRtu && attribute(mad) == MadHeaderFlyweight.ATTR_RTU && count(MadHeaderFlyweight.ATTR_RTU) == 1);
+            }
             return true;
         });
+    }
+
+    private static int attribute(byte[] mad) {
+        return new MadHeaderFlyweight().wrap(new UnsafeBuffer(mad), 0).attributeId();
+    }
+
+    private long count(int attribute) {
+        return mads.stream().filter(m -> attribute(m) == attribute).count();
     }
 
     @AfterEach
@@ -152,5 +170,72 @@ class CmQpFabricTest {
         assertEquals(1, sends.size());
         assertEquals(PSN_B, sends.get(0)[0], "the active side sends from the REP's starting PSN");
         assertEquals(b.qp.qpNum(), sends.get(0)[1]);
+    }
+
+    @Test
+    void aLostRtuIsReplacedByTheFirstPacketTheQpTakesAndALateRtuIsAbsorbed() {
+        loseFirstRtu = true;
+        List<String> passive = new ArrayList<>();
+        CmConnection[] passiveConn = new CmConnection[1];
+        cmB.listen(SERVICE, new CmEvents() {
+            @Override
+            public void onConnectRequest(CmConnection c, ConnectRequest r) {
+                passiveConn[0] = c;
+                rc.toInit(b.qp);
+                rc.toRtr(b.qp, new RemoteQp(r.remoteQpn(), PSN_B, Gid.parse("10.0.0.1")));
+                rc.toRts(b.qp, r.startingPsn());
+                cmB.accept(c, new AcceptParams(b.qp.qpNum(), PSN_B, 1, 1, 7, new byte[0]));
+            }
+
+            @Override
+            public void onEstablished(CmConnection c) {
+                passive.add("ESTABLISHED");
+            }
+        });
+        boolean[] established = new boolean[1];
+        byte[] privateData = new byte[36];
+        privateData[1] = 0x40;
+        fabric.execute(() -> cmA.connect(new ConnectParams(SERVICE, A, B, a.qp.qpNum(), PSN_A, 1, 1, 7, 7, 3,
+            privateData), new CmEvents() {
+                @Override
+                public void onReply(CmConnection c, ConnectReply r) {
+                    rc.toInit(a.qp);
+                    rc.toRtr(a.qp, new RemoteQp(r.remoteQpn(), PSN_A, Gid.parse("10.0.0.2")));
+                    rc.toRts(a.qp, r.startingPsn());
+                    cmA.ready(c);
+                }
+
+                @Override
+                public void onEstablished(CmConnection c) {
+                    established[0] = true;
+                }
+            }));
+        assertTrue(fabric.runUntil(() -> established[0], 1_000_000_000L));
+        assertEquals(1, count(MadHeaderFlyweight.ATTR_RTU), "the RTU left A and was lost");
+        assertEquals(CmState.REP_SENT, passiveConn[0].state());
+        assertEquals(List.of(), passive);
+
+        // A sends at once, as an application may after ESTABLISHED: B's QP takes the SEND, and
+        // Communication Established (IBTA 11.6.3.1) establishes B's connection as the RTU would have.
+        byte[] message = "before the RTU".getBytes(StandardCharsets.US_ASCII);
+        a.mr.buffer().put(0, message);
+        b.qp.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(b.mr, 0, 4096)));
+        a.qp.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .sgList(ScatterGatherEntry.of(a.mr, 0, message.length)));
+        WorkCompletion recv = new WorkCompletion();
+        assertTrue(fabric.runUntil(() -> b.cq.poll(recv), 1_000_000_000L));
+        assertEquals(WcStatus.SUCCESS, recv.status(), recv.toString());
+        assertEquals(List.of("ESTABLISHED"), passive);
+        assertEquals(CmState.ESTABLISHED, passiveConn[0].state());
+
+        fabric.runFor(5_000_000_000L);
+        assertEquals(1, count(MadHeaderFlyweight.ATTR_REP), "the REP's retransmission stopped (4096 ms passed)");
+
+        // The RTU that was late all along: a repeat, counted and dropped.
+        byte[] rtu = mads.stream().filter(m -> attribute(m) == MadHeaderFlyweight.ATTR_RTU).findFirst().orElseThrow();
+        fabric.execute(() -> devA.gsi().send(new UnsafeBuffer(rtu), 0, A, B, 4791));
+        fabric.runFor(10_000_000L);
+        assertEquals(List.of("ESTABLISHED"), passive, "reported once");
+        assertEquals(1L, devB.counters().get("cm_drop_unexpected"));
     }
 }

@@ -7,6 +7,7 @@ import org.agrona.DirectBuffer;
 import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.ExtensionHeader;
+import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.stack.wire.OpcodeTable;
 import io.jroce.stack.wire.Operation;
@@ -17,6 +18,12 @@ import io.jroce.stack.wire.Operation;
  * front and a transport can reuse one instance for every packet (valid only during the decision).
  */
 public final class OutgoingPacket {
+    /** A MAD follows the BTH (12 bytes) and DETH (8) of a UD SEND Only to QP1 (IBTA 13.4.2). */
+    private static final int MAD_OFFSET = 20;
+    private static final int MAD_CLASS_OFFSET = 1;
+    private static final int MAD_ATTRIBUTE_ID_OFFSET = 16;
+    private static final int MAD_HEADER_LENGTH = 24;
+    private static final int GSI_QPN = 1;
     private long timeNs;
     private byte[] src;
     private byte[] dst;
@@ -96,6 +103,25 @@ public final class OutgoingPacket {
         }
         int at = info.offset(ExtensionHeader.AETH);
         return at < length ? buffer.getByte(offset + at) & 0xFF : -1;
+    }
+
+    /**
+     * The management class of the MAD this packet carries (a UD SEND Only to QP1 with at least a MAD
+     * header after the DETH), or -1 when it carries none.
+     */
+    public int madClass() {
+        return carriesMad() ? buffer.getByte(offset + MAD_OFFSET + MAD_CLASS_OFFSET) & 0xFF : -1;
+    }
+
+    /** The attribute ID of the MAD this packet carries, or -1 when it carries none. */
+    public int madAttributeId() {
+        return carriesMad() ? buffer.getShort(offset + MAD_OFFSET + MAD_ATTRIBUTE_ID_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF
+            : -1;
+    }
+
+    private boolean carriesMad() {
+        return opcode() == Opcode.UD_SEND_ONLY && length >= MAD_OFFSET + MAD_HEADER_LENGTH
+            && (buffer.getInt(offset + 4, ByteOrder.BIG_ENDIAN) & 0xFFFFFF) == GSI_QPN;
     }
 
     /** The kind of the AETH (ACK, RNR NAK, NAK), or null when the packet carries none. */

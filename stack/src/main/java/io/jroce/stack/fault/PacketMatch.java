@@ -3,6 +3,7 @@ package io.jroce.stack.fault;
 import io.jroce.stack.transport.IpAddresses;
 import java.util.Arrays;
 
+import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.OpcodeInfo;
@@ -88,6 +89,16 @@ public interface PacketMatch {
     /** ACKNOWLEDGE packets that are NAKs (sequence error, invalid request, access, operational). */
     static PacketMatch naks() {
         return p -> p.opcode() == Opcode.RC_ACKNOWLEDGE && p.aethKind() == AethKind.NAK;
+    }
+
+    /**
+     * CM messages (IBTA 12.6) of one attribute: UD SEND Only packets to QP1 whose MAD is of the CM's
+     * management class, with attribute ID {@code attributeId} (a constant of
+     * {@code io.jroce.stack.mad.MadHeaderFlyweight}: REQ 0x10, REP 0x13, RTU 0x14, DREQ 0x15, ...). With
+     * {@link FaultRule#occurrence} it selects "the first REQ", "the second DREQ".
+     */
+    static PacketMatch cm(int attributeId) {
+        return p -> p.madClass() == MadHeaderFlyweight.MGMT_CLASS_CM && p.madAttributeId() == attributeId;
     }
 
     /** ACKNOWLEDGE packets that are RNR NAKs. */

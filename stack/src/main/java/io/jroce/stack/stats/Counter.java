@@ -85,6 +85,13 @@ public enum Counter {
     CM_TX_DREP("cm_tx_drep"),
     /** CM: REQ, REP and DREQ sent again after their timer expired with no answer. */
     CM_RETRANSMITS("cm_retransmits"),
+    /**
+     * CM: a REQ or REP from a peer QP (QPN and CA GUID) that still has a connection here, answered with
+     * REJ 10 while the old connection gets a DREQ (the kernel's stale-connection check).
+     */
+    CM_STALE_CONNECTIONS("cm_stale_connections"),
+    /** CM: a REQ whose primary path GID is not the address it came from, answered with REJ 12 (invalid GID). */
+    CM_REJ_INVALID_GID("cm_rej_invalid_gid"),
     /** A packet whose handling raised an exception (a bug): dropped, and the I/O thread goes on. */
     DROP_INTERNAL_ERROR("drop_internal_error");
 

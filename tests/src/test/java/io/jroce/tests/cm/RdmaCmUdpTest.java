@@ -243,6 +243,36 @@ class RdmaCmUdpTest {
     }
 
     @Test
+    void bothSidesDisconnectingAtOnceGetDisconnectedAndTimeWaitExitOnceEach() throws Exception {
+        RdmaCmId listener = listen();
+        RdmaCmId clientId = resolvedClient();
+        clientId.connect(new ConnParam());
+        RdmaCmId serverId = expect(serverCh, RdmaCmEventType.CONNECT_REQUEST).id();
+        ids.add(serverId);
+        serverId.createQp(server.pd, server.qpAttrs());
+        serverId.accept(new ConnParam());
+        expect(clientCh, RdmaCmEventType.ESTABLISHED);
+        expect(serverCh, RdmaCmEventType.ESTABLISHED);
+
+        // Whether the DREQs cross (each side answers the other's with a DREP at once) or one arrives
+        // before the other side's call (which then sends the DREP), each side hears it once.
+        clientId.disconnect();
+        serverId.disconnect();
+        expect(clientCh, RdmaCmEventType.DISCONNECTED);
+        expect(serverCh, RdmaCmEventType.DISCONNECTED);
+        expect(clientCh, RdmaCmEventType.TIMEWAIT_EXIT);
+        expect(serverCh, RdmaCmEventType.TIMEWAIT_EXIT);
+        assertNull(clientCh.get(500, TimeUnit.MILLISECONDS), "nothing more");
+        assertNull(serverCh.poll());
+
+        clientId.qp().close();
+        serverId.qp().close();
+        clientId.close();
+        serverId.close();
+        listener.close();
+    }
+
+    @Test
     void connectingToAPortNobodyListensOnIsRejectedWithReason8() throws Exception {
         RdmaCmId id = resolvedClient();
         id.connect(new ConnParam());

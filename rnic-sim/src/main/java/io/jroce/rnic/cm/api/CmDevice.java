@@ -116,7 +116,7 @@ final class CmDevice implements CmEvents {
     public void onConnectRequest(CmConnection c, ConnectRequest request) {
         SoftCmId listener = listeners.get(c.serviceId());
         if (listener == null) {
-            cm().reject(c, new byte[0]);
+            cm().refuse(c); // cma_find_listener finds no ID: REJ 28 from REQ_RCVD
             return;
         }
         SoftCmId child = listener.onConnectRequest(c, request);

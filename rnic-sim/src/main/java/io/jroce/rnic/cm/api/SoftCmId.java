@@ -10,6 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
@@ -48,6 +50,7 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  * does ({@code ucma_process_conn_resp}, {@code rdma_accept}), and are queued to the channel.
  */
 final class SoftCmId implements RdmaCmId {
+    private static final Logger LOG = LoggerFactory.getLogger(SoftCmId.class);
     /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
     private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /**
@@ -259,11 +262,13 @@ final class SoftCmId implements RdmaCmId {
         }
         param = p;
         psn = ThreadLocalRandom.current().nextInt(0x1000000);
-        Mtu asked = Mtu.fromEnum(request.pathMtu());
-        Mtu mtu = asked.bytes() < dev.device.portActiveMtu().bytes() ? asked : dev.device.portActiveMtu();
         onIo(() -> {
             try {
-                // rdma_accept: the QP to RTR and RTS before the REP.
+                // rdma_accept: the QP to RTR and RTS before the REP. A path MTU code beyond the largest MTU
+                // (4096, code 5) cannot bring the QP to RTR (rxe_qp_chk_attr compares it with max_mtu);
+                // within it, the QP runs at the smaller of it and the port's active MTU, as rxe's does.
+                Mtu asked = pathMtuOf(request.pathMtu());
+                Mtu mtu = asked.bytes() < dev.device.portActiveMtu().bytes() ? asked : dev.device.portActiveMtu();
                 toRtr(request.remoteQpn(), mtu, p.responderResources());
                 toRts(request.startingPsn(), clamp(request.retryCount()), clamp(request.rnrRetryCount()),
                     p.initiatorDepth());
@@ -291,6 +296,15 @@ final class SoftCmId implements RdmaCmId {
         state = State.REJECTED;
     }
 
+    /** The REQ's path MTU code as an MTU; an invalid code fails as Modify QP to RTR would. */
+    private static Mtu pathMtuOf(int code) {
+        if (code < Mtu.MTU_256.enumValue() || code > Mtu.MTU_4096.enumValue()) {
+            throw new InvalidAttributeException("the REQ's path MTU code " + code
+                + " is no MTU of 256..4096 bytes: the QP cannot reach RTR");
+        }
+        return Mtu.fromEnum(code);
+    }
+
     @Override
     public synchronized void disconnect() {
         expect(State.ESTABLISHED, State.ACCEPTING, State.DISCONNECTED);
@@ -302,7 +316,16 @@ final class SoftCmId implements RdmaCmId {
         if (qp != null && qp.state() != QpState.ERR && qp.state() != QpState.RESET) {
             qp.modify(new QpAttributes().state(QpState.ERR));
         }
-        onIo(() -> dev.cm().disconnect(conn));
+        // rdma_disconnect sends a DREQ, or the DREP to one received; when neither applies (the peer's DREP
+        // or a DREQ retry expiry already ended it, or a stale REQ made this side send the DREQ) it sends
+        // nothing and succeeds.
+        onIo(() -> {
+            switch (conn.state()) {
+                case ESTABLISHED, REP_SENT, MRA_REP_RCVD, DREQ_RCVD -> dev.cm().disconnect(conn);
+                default -> {
+                }
+            }
+        });
     }
 
     /** The registered device the ID is bound to, or null before an address is bound or resolved. */
@@ -347,6 +370,7 @@ final class SoftCmId implements RdmaCmId {
                 }
                 if (conn != null) {
                     dev.untrack(conn);
+                    dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
                 }
             });
         }
@@ -356,15 +380,18 @@ final class SoftCmId implements RdmaCmId {
 
     // The manager's events, on the I/O thread.
 
-    /** On a listener: a REQ for its service; returns the new ID, or null when the REQ was rejected. */
+    /** On a listener: a REQ for its service; returns the new ID, or null when the REQ was refused. */
     SoftCmId onConnectRequest(CmConnection c, ConnectRequest r) {
         byte[] pd = r.privateData();
-        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
-        int ipVersion = h.ipVersion();
-        if (h.cmaVersion() != CmaHeaderFlyweight.CMA_VERSION || (ipVersion != 4 && ipVersion != 6)) {
-            dev.cm().reject(c, new byte[0]); // cma_save_net_info fails: REJ consumer defined
+        String refusal = CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
+            localGid);
+        if (refusal != null) {
+            LOG.debug("{}: REQ refused (REJ 28): {}", dev.device.name(), refusal);
+            dev.cm().refuse(c); // cma_ib_req_handler fails before reporting: REJ 28 from REQ_RCVD
             return null;
         }
+        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
+        int ipVersion = h.ipVersion();
         Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
@@ -525,7 +552,7 @@ final class SoftCmId implements RdmaCmId {
         }
     }
 
-    private static Gid headerGid(byte[] header, int offset, int ipVersion) {
+    static Gid headerGid(byte[] header, int offset, int ipVersion) {
         try {
             if (ipVersion == 4) {
                 return Gid.of(InetAddress.getByAddress(Arrays.copyOfRange(header,
