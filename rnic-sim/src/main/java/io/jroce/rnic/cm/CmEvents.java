@@ -20,7 +20,7 @@ public interface CmEvents {
     }
 
     /**
-     * The peer rejected the connection (the REJ's reason, IBTA 12.6.7 table 107): {@code c} is gone,
+     * The peer rejected the connection (the REJ's reason, IBTA 12.6.7): {@code c} is gone,
      * or in TimeWait when the REJ came after the REP or said stale connection (10).
      */
     default void onRejected(CmConnection c, int reason) {

@@ -3,7 +3,7 @@ package io.jroce.stack.mad;
 import org.agrona.DirectBuffer;
 
 /**
- * MessageReceiptAcknowledgement, MRA (IBTA Vol. 1 12.6.6 Table 107; include/rdma/ibta_vol1_c12.h
+ * MessageReceiptAcknowledgement, MRA (IBTA Vol. 1 12.6.6; include/rdma/ibta_vol1_c12.h
  * {@code struct cm_mra_msg}): asks the peer to wait longer for the answer to a REQ, REP or LAP.
  * Offsets from the start of the MAD; IBTA's data offset is 24 less.
  * <pre>

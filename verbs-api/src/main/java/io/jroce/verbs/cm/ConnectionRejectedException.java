@@ -2,8 +2,8 @@ package io.jroce.verbs.cm;
 
 /**
  * The peer answered the REQ (or the REP) with a REJ ({@link RdmaCmEventType#REJECTED}); librdmacm's
- * synchronous calls fail with ECONNREFUSED. {@link #reason()} is the REJ's reason (IBTA 12.6.7
- * table 107): 8 when nobody listens on the port, 28 when the server rejected (rdma_reject) or could
+ * synchronous calls fail with ECONNREFUSED. {@link #reason()} is the REJ's reason (IBTA 12.6.7):
+ * 8 when nobody listens on the port, 28 when the server rejected (rdma_reject) or could
  * not set up its QP.
  */
 public class ConnectionRejectedException extends RdmaCmException {
@@ -31,7 +31,7 @@ public class ConnectionRejectedException extends RdmaCmException {
         return privateData.clone();
     }
 
-    /** The name of a REJ reason of IBTA 12.6.7 table 107, as ib_cm.h spells it. */
+    /** The name of a REJ reason of IBTA 12.6.7, as ib_cm.h spells it. */
     public static String reasonName(int reason) {
         return switch (reason) {
             case 1 -> "no QP";

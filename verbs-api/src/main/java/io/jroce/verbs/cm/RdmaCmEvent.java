@@ -39,7 +39,7 @@ public final class RdmaCmEvent {
 
     /**
      * 0 on success; for {@link RdmaCmEventType#REJECTED} the REJ's reason (8 no listener, 28 consumer
-     * defined, IBTA 12.6.7 table 107); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT).
+     * defined, IBTA 12.6.7); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT).
      */
     public int status() {
         return status;

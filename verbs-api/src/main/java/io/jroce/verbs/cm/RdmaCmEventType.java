@@ -18,7 +18,7 @@ public enum RdmaCmEventType {
     CONNECT_ERROR,
     /** The REQ or REP went unanswered through every retry. */
     UNREACHABLE,
-    /** The peer rejected the connection; the status is the REJ's reason (IBTA 12.6.7 table 107). */
+    /** The peer rejected the connection; the status is the REJ's reason (IBTA 12.6.7). */
     REJECTED,
     /** The connection is up: RTU sent (active) or received (passive). */
     ESTABLISHED,
