@@ -109,6 +109,16 @@ final class CmMessageWriter {
         rej.putPrivateData(privateData, 0, privateData.length);
     }
 
+    /**
+     * A REJ whose additional reject information is a CA GUID (8 bytes), as {@code cm_destroy_id}
+     * sends REJ 4 (timeout) with its device's node GUID.
+     */
+    void rejWithCaGuid(long tid, int localCommId, int remoteCommId, int rejected, int reason, long caGuid) {
+        rej(tid, localCommId, remoteCommId, rejected, reason, new byte[0]);
+        out.putLong(CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, caGuid, java.nio.ByteOrder.BIG_ENDIAN);
+        rej.rejectInfoLength(Long.BYTES);
+    }
+
     /** An MRA (IBTA 12.6.6) with the CMA's service timeout, with the REQ's TID. */
     void mra(CmConnection c, int mraed) {
         mra.wrap(out, 0).clear();

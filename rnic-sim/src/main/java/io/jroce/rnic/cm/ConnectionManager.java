@@ -1,10 +1,10 @@
 package io.jroce.rnic.cm;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,9 +47,13 @@ public final class ConnectionManager implements MadHandler {
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
-    /** Whether any connection's timer runs, and the earliest deadline among them. */
-    private boolean timersArmed;
-    private long nextDeadlineNs;
+    /**
+     * The connections whose timer runs, earliest deadline first: a tick looks only at those due, so
+     * its cost does not grow with the connections held (a walk over all of them on every expiry let
+     * many idle connections slow the I/O thread), and an exception in one expiry leaves the other
+     * timers armed. Keyed on the deadline the connection was queued with and its (unique) comm ID.
+     */
+    private final TreeSet<CmConnection> timers = new TreeSet<>(ConnectionManager::compareDeadlines);
 
     private final CmMessageWriter writer = new CmMessageWriter();
     private final CmMessageCounts messageCounts;
@@ -220,6 +224,57 @@ public final class ConnectionManager implements MadHandler {
         }
     }
 
+    /**
+     * The consumer is gone (its RDMA CM ID was closed): ends the connection as {@code cm_destroy_id}
+     * does, so that neither the manager nor the peer keeps it. A REQ sent is rejected with REJ 4
+     * (timeout, "other", our CA GUID as additional information); a REQ or REP reported and not
+     * answered with REJ 28; a REP sent with REJ 28 ("other") and TimeWait; an established connection gets one DREQ (not
+     * retransmitted: nobody waits for its DREP) and TimeWait; a DREQ received gets its DREP. A
+     * connection already in TimeWait or gone is left as it is. The consumer gets no event but the
+     * {@link CmEvents#onTimeWaitExit} of the TimeWait this enters (a consumer that is gone ignores it). I/O thread.
+     */
+    public void destroy(CmConnection c) {
+        long now = gsi.nowNs();
+        switch (c.state) {
+            case REQ_SENT, MRA_REQ_RCVD -> {
+                // cm_format_rej: a REJ from any state but REQ_RCVD, MRA_REQ_SENT, REP_RCVD and MRA_REP_SENT rejects "other".
+                writer.rejWithCaGuid(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_TIMEOUT, caGuid);
+                send(c);
+                forget(c);
+                c.state = CmState.IDLE;
+            }
+            case REQ_RCVD, MRA_REQ_SENT, REP_RCVD, MRA_REP_SENT -> reject(c, NO_PRIVATE_DATA);
+            case REP_SENT, MRA_REP_RCVD -> {
+                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
+                    CmRejFlyweight.REASON_CONSUMER_DEFINED, NO_PRIVATE_DATA);
+                send(c);
+                enterTimeWait(c, now);
+            }
+            case ESTABLISHED -> {
+                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
+                send(c);
+                enterTimeWait(c, now);
+            }
+            case DREQ_SENT -> enterTimeWait(c, now);
+            case DREQ_RCVD -> disconnect(c);
+            default -> {
+                // TIMEWAIT runs out by itself (it still answers the peer's repeats); IDLE is gone.
+            }
+        }
+    }
+
+    /**
+     * Forgets a reported REQ without answering it, as {@code cm_destroy_id} does when the CMA's
+     * consumer refused it with -ENOMEM (a listener's backlog is full, ucma.c): no REJ, "to allow
+     * future retries", so the peer's next retransmission of the REQ is a new request. I/O thread.
+     */
+    public void dropRequest(CmConnection c) {
+        expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
+        forget(c);
+        c.state = CmState.IDLE;
+    }
+
     /** Answers go to the peers' RoCE port (see the constructor), so the MAD's source port is not used. */
     @Override
     public void onMad(DirectBuffer mad, byte[] peerGid, int sourcePort, int sourceQp, int pkeyIndex, byte[] localGid,
@@ -245,17 +300,18 @@ public final class ConnectionManager implements MadHandler {
 
     @Override
     public void onTimer(long nowNs) {
-        if (!timersArmed || nextDeadlineNs - nowNs > 0) {
-            return;
-        }
-        timersArmed = false;
-        // Events may connect or forget connections (and arm timers): walk a copy.
-        for (CmConnection c : new ArrayList<>(byLocalId.values())) {
-            if (c.timer != CmConnection.Timer.NONE && c.deadlineNs - nowNs <= 0) {
+        // Each connection popped is due; one whose deadline moved (an expiry re-arms by assignment) goes back.
+        while (!timers.isEmpty() && timers.first().queuedDeadlineNs - nowNs <= 0) {
+            CmConnection c = timers.pollFirst();
+            c.queued = false;
+            if (c.timer == CmConnection.Timer.NONE || byLocalId.get(c.localCommId) != c) {
+                continue; // the timer was stopped in place, or the connection forgotten
+            }
+            if (c.deadlineNs - nowNs <= 0) {
                 expire(c, nowNs);
             }
-            if (c.timer != CmConnection.Timer.NONE && byLocalId.get(c.localCommId) == c) {
-                noteDeadline(c.deadlineNs);
+            if (c.timer != CmConnection.Timer.NONE && !c.queued && byLocalId.get(c.localCommId) == c) {
+                queue(c);
             }
         }
     }
@@ -546,20 +602,33 @@ public final class ConnectionManager implements MadHandler {
     }
 
     private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
+        unqueue(c);
         c.timer = timer;
         c.deadlineNs = deadlineNs;
-        noteDeadline(deadlineNs);
+        queue(c);
     }
 
-    private void noteDeadline(long deadlineNs) {
-        if (!timersArmed || deadlineNs - nextDeadlineNs < 0) {
-            nextDeadlineNs = deadlineNs;
-            timersArmed = true;
+    private void queue(CmConnection c) {
+        c.queuedDeadlineNs = c.deadlineNs;
+        c.queued = timers.add(c);
+    }
+
+    private void unqueue(CmConnection c) {
+        if (c.queued) {
+            timers.remove(c);
+            c.queued = false;
         }
+    }
+
+    /** Earliest deadline first (wrap-safe, as every deadline comparison), then the comm ID. */
+    private static int compareDeadlines(CmConnection a, CmConnection b) {
+        long d = a.queuedDeadlineNs - b.queuedDeadlineNs;
+        return d != 0 ? (d < 0 ? -1 : 1) : Integer.compare(a.localCommId, b.localCommId);
     }
 
     private void forget(CmConnection c) {
         c.timer = CmConnection.Timer.NONE;
+        unqueue(c); // a forgotten connection must not stay reachable from the timer queue
         byLocalId.remove(c.localCommId, c);
         if (c.remoteCommId != 0 || !c.active) {
             byRemoteId.remove(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
