@@ -10,6 +10,7 @@ import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
 
@@ -44,13 +45,21 @@ final class SoftEventChannel implements RdmaEventChannel {
     @Override
     public RdmaCmEvent get(long timeout, TimeUnit unit) throws InterruptedException {
         ensureOpen();
-        return events.poll(timeout, unit);
+        return taken(events.poll(timeout, unit));
     }
 
     @Override
     public RdmaCmEvent poll() {
         ensureOpen();
-        return events.poll();
+        return taken(events.poll());
+    }
+
+    /** A CONNECT_REQUEST taken frees a place in its listener's backlog, as ucma_get_event does. */
+    private static RdmaCmEvent taken(RdmaCmEvent e) {
+        if (e != null && e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() instanceof SoftCmId listener) {
+            listener.requestTaken();
+        }
+        return e;
     }
 
     @Override
