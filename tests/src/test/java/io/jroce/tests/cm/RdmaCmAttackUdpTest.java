@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,8 +16,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.mad.CmRejFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.CmaHeaderFlyweight;
+import io.jroce.stack.mad.MadHeaderFlyweight;
+import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.ParseResult;
+import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
@@ -201,5 +212,54 @@ class RdmaCmAttackUdpTest {
         clientId.disconnect();
         expect(clientCh, RdmaCmEventType.TIMEWAIT_EXIT);
         assertEquals(1, serverCount("cm_tx_dreq"));
+    }
+
+    /**
+     * A REQ from 127.0.0.3 whose RDMA CM header claims 127.0.0.2 (a host the application may trust):
+     * refused with REJ 28, sent back to where the REQ came from, and never reported. Before, the
+     * application got a CONNECT_REQUEST whose peerAddress() was 127.0.0.2, while the REP and the
+     * QP went to 127.0.0.3.
+     */
+    @Test
+    void aReqWhoseCmaHeaderClaimsAnotherAddressIsRejected() throws Exception {
+        listen(8);
+        try (DatagramSocket forger = new DatagramSocket(new InetSocketAddress("127.0.0.3", udpPort))) {
+            forger.setSoTimeout((int) TimeUnit.SECONDS.toMillis(WAIT_S));
+            byte[] mad = new byte[256];
+            UnsafeBuffer m = new UnsafeBuffer(mad);
+            new MadHeaderFlyweight().wrap(m, 0).cmSend(MadHeaderFlyweight.ATTR_REQ, 0x5150);
+            new CmReqFlyweight().wrap(m, 0).localCommId(0x5150).serviceId((0x0106L << 16) | SERVICE_PORT)
+                .localCaGuid(0xBAD).localQpn(0x77).responderResources(1).initiatorDepth(1)
+                .remoteCmResponseTimeout(20).transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(1)
+                .localCmResponseTimeout(20).retryCount(7).partitionKey(0xFFFF).pathMtu(3).rnrRetryCount(7)
+                .maxCmRetries(15);
+            new CmaHeaderFlyweight().wrap(m, CmReqFlyweight.PRIVATE_DATA_OFFSET).cmaVersion(0).ipVersion(4)
+                .port(40000).sourceIpv4(0x7F000002).destinationIpv4(0x7F000001);
+            byte[] out = new byte[512];
+            UnsafeBuffer ob = new UnsafeBuffer(out);
+            RocePacket p = new RocePacket();
+            int length = p.build(ob, 0, Opcode.UD_SEND_ONLY, mad.length);
+            p.bth().partitionKey(0xFFFF).destQp(1).psn(0);
+            p.deth().qKey(0x80010000).sourceQp(1);
+            ob.putBytes(p.payloadOffset(), mad);
+            int icrc = new IcrcCalculator().computeIpv4(0x7F000003, 0x7F000001, 0, IcrcCalculator.IPV4_FLAGS_DF,
+                udpPort, udpPort, ob, 0, length);
+            IcrcCalculator.writeIcrc(ob, length, icrc);
+            forger.send(new DatagramPacket(out, length + IcrcCalculator.ICRC_LENGTH,
+                new InetSocketAddress("127.0.0.1", udpPort)));
+
+            byte[] in = new byte[512];
+            DatagramPacket d = new DatagramPacket(in, in.length);
+            forger.receive(d);
+            RocePacket answer = new RocePacket();
+            assertEquals(ParseResult.OK, answer.wrap(new UnsafeBuffer(in), 0, d.getLength() - IcrcCalculator.ICRC_LENGTH));
+            UnsafeBuffer reply = new UnsafeBuffer(in, answer.payloadOffset(), 256);
+            assertEquals(MadHeaderFlyweight.ATTR_REJ, new MadHeaderFlyweight().wrap(reply, 0).attributeId());
+            CmRejFlyweight rej = new CmRejFlyweight().wrap(reply, 0);
+            assertEquals(28, rej.reason());
+            assertEquals(0x5150, rej.remoteCommId());
+        }
+        assertNull(serverCh.poll(), "no CONNECT_REQUEST reported");
+        assertEquals(0, serverCount("drop_internal_error"));
     }
 }

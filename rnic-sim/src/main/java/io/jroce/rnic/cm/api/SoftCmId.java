@@ -367,6 +367,16 @@ final class SoftCmId implements RdmaCmId {
             dev.cm().reject(c, new byte[0]); // cma_save_net_info fails: REJ consumer defined
             return null;
         }
+        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        if (!src.equals(Gid.of(c.peerGid()))) {
+            // The application sees the header's address as the peer (peerAddress()), but the REP and the
+            // QP go to the address the REQ came from: a host could claim another's address and get a
+            // connection the application believes is that host's. The kernel sends its REP to the
+            // address the REQ names (its primary path, cm_req_handler), so a claimed address gets the
+            // REP and a blind claimant cannot answer it; here the two must agree. REJ 28, the CMA's own failure.
+            dev.cm().reject(c, new byte[0]);
+            return null;
+        }
         if (requestsQueued.get() >= backlog) {
             // ucma_event_handler: the listener's backlog of unread CONNECT_REQUESTs is full; -ENOMEM makes
             // cm_destroy_id forget the REQ without a REJ. Without this bound, REQs with fresh comm IDs
@@ -375,7 +385,6 @@ final class SoftCmId implements RdmaCmId {
             dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
             return null;
         }
-        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
         Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
