@@ -215,6 +215,22 @@ class RdmaCmAttackUdpTest {
     }
 
     /**
+     * Closing a listener rejects the requests the application never read (ucma_destroy_private_ctx
+     * destroys their IDs: REJ 28). Before, they stayed in the manager and the channel for good.
+     */
+    @Test
+    void closingAListenerRejectsTheRequestsNotYetRead() throws Exception {
+        RdmaCmId listener = listen(8);
+        connect();
+        // The REQ's event is queued by the I/O task that counted it, before the close's task runs there.
+        awaitServerCount("cm_rx_req", 1);
+        listener.close();
+        assertEquals(28, expect(clientCh, RdmaCmEventType.REJECTED).status());
+        assertNull(serverCh.poll(), "the request was withdrawn from the channel");
+        serverCh.close(); // no ID left open in it
+    }
+
+    /**
      * A REQ from 127.0.0.3 whose RDMA CM header claims 127.0.0.2 (a host the application may trust):
      * refused with REJ 28, sent back to where the REQ came from, and never reported. Before, the
      * application got a CONNECT_REQUEST whose peerAddress() was 127.0.0.2, while the REP and the

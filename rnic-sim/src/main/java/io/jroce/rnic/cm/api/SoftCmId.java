@@ -343,6 +343,14 @@ final class SoftCmId implements RdmaCmId {
             onIo(() -> {
                 if (was == State.LISTEN) {
                     dev.stopListening(portSpace.serviceId(local.getPort()));
+                    // ucma_destroy_private_ctx: the requests the application never read die with the
+                    // listener (REJ 28), instead of staying in the manager with nobody to answer them.
+                    for (SoftCmId child : channel.withdrawRequests(this)) {
+                        dev.cm().destroy(child.conn);
+                        dev.untrack(child.conn);
+                        child.state = State.CLOSED;
+                        channel.forget(child);
+                    }
                 }
                 if (conn != null) {
                     // rdma_destroy_id: the kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and

@@ -1,5 +1,7 @@
 package io.jroce.rnic.cm.api;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -52,6 +54,19 @@ final class SoftEventChannel implements RdmaEventChannel {
     public RdmaCmEvent poll() {
         ensureOpen();
         return taken(events.poll());
+    }
+
+    /** Removes the CONNECT_REQUESTs of {@code listener} not yet taken, and returns their IDs. */
+    List<SoftCmId> withdrawRequests(SoftCmId listener) {
+        List<SoftCmId> withdrawn = new ArrayList<>();
+        events.removeIf(e -> {
+            if (e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() == listener) {
+                withdrawn.add((SoftCmId) e.id());
+                return true;
+            }
+            return false;
+        });
+        return withdrawn;
     }
 
     /** A CONNECT_REQUEST taken frees a place in its listener's backlog, as ucma_get_event does. */
