@@ -228,16 +228,18 @@ public final class ConnectionManager implements MadHandler {
      * The consumer is gone (its RDMA CM ID was closed): ends the connection as {@code cm_destroy_id}
      * does, so that neither the manager nor the peer keeps it. A REQ sent is rejected with REJ 4
      * (timeout, "other", our CA GUID as additional information); a REQ or REP reported and not
-     * answered with REJ 28; a REP sent with REJ 28 ("other") and TimeWait; an established connection gets one DREQ (not
-     * retransmitted: nobody waits for its DREP) and TimeWait; a DREQ received gets its DREP. A
-     * connection already in TimeWait or gone is left as it is. The consumer gets no event but the
-     * {@link CmEvents#onTimeWaitExit} of the TimeWait this enters (a consumer that is gone ignores it). I/O thread.
+     * answered with REJ 28; a REP sent with REJ 28 ("other") and TimeWait; an established
+     * connection gets one DREQ (not retransmitted: nobody waits for its DREP) and TimeWait; a DREQ
+     * received gets its DREP. A connection already in TimeWait or gone is left as it is. The
+     * consumer gets no event but the {@link CmEvents#onTimeWaitExit} of the TimeWait this enters (a
+     * consumer that is gone ignores it). I/O thread.
      */
     public void destroy(CmConnection c) {
         long now = gsi.nowNs();
         switch (c.state) {
             case REQ_SENT, MRA_REQ_RCVD -> {
-                // cm_format_rej: a REJ from any state but REQ_RCVD, MRA_REQ_SENT, REP_RCVD and MRA_REP_SENT rejects "other".
+                // cm_format_rej: a REJ from any state but REQ_RCVD, MRA_REQ_SENT, REP_RCVD and
+                // MRA_REP_SENT rejects "other".
                 writer.rejWithCaGuid(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
                     CmRejFlyweight.REASON_TIMEOUT, caGuid);
                 send(c);
@@ -601,6 +603,7 @@ public final class ConnectionManager implements MadHandler {
         gsi.send(mad, 0, localGid, peerGid, port);
     }
 
+    /** Starts (or moves) the connection's timer: the only way into the timer queue besides an expiry's re-arm. */
     private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
         unqueue(c);
         c.timer = timer;
