@@ -33,6 +33,9 @@ public final class CmConnection {
     final byte[] pending = new byte[io.jroce.rnic.core.Gsi.MAD_LENGTH];
     Timer timer = Timer.NONE;
     long deadlineNs;
+    /** The deadline the manager's timer queue holds this connection under, and whether it is queued. */
+    long queuedDeadlineNs;
+    boolean queued;
     int retriesLeft;
 
     CmConnection(boolean active, int localCommId, long serviceId, byte[] localGid, byte[] peerGid, int peerPort,

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -61,9 +62,13 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     /** Passive connections by their QP, for Communication Established while the RTU is awaited. */
     private final Map<Integer, CmConnection> byLocalQpn = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
-    /** Whether any connection's timer runs, and the earliest deadline among them. */
-    private boolean timersArmed;
-    private long nextDeadlineNs;
+    /**
+     * The connections whose timer runs, earliest deadline first: a tick looks only at those due, so
+     * its cost does not grow with the connections held (a walk over all of them on every expiry let
+     * many idle connections slow the I/O thread), and an exception in one expiry leaves the other
+     * timers armed. Keyed on the deadline the connection was queued with and its (unique) comm ID.
+     */
+    private final TreeSet<CmConnection> timers = new TreeSet<>(ConnectionManager::compareDeadlines);
 
     private final CmMessageWriter writer = new CmMessageWriter();
     private final CmMessageCounts messageCounts;
@@ -256,8 +261,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * calls): it hears of it no more, and the peer is told as {@code cm_destroy_id} tells it. A REQ still
      * unanswered is withdrawn with REJ 4 (timeout) carrying this CA's GUID as additional reject information,
      * by which the peer finds its connection ({@code cm_acquire_rejected_id}); a connection being set up
-     * gets REJ 28; an established one a DREQ (retransmitted, then TimeWait); one whose peer disconnected
-     * its DREP. Nothing is sent for a connection already disconnecting or gone. I/O thread.
+     * gets REJ 28; an established one a single DREQ and TimeWait (cm_destroy_id sends the DREQ, then cancels
+     * its retransmission: nobody waits for the DREP), as does one whose DREQ is out; one whose peer
+     * disconnected gets its DREP. Nothing is sent for a connection in TimeWait or gone. I/O thread.
      */
     public void destroy(CmConnection c) {
         c.events = NO_EVENTS;
@@ -278,10 +284,15 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                 send(c);
                 enterTimeWait(c, now);
             }
-            case ESTABLISHED -> sendDreq(c, now);
+            case ESTABLISHED -> {
+                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
+                send(c);
+                enterTimeWait(c, now);
+            }
+            case DREQ_SENT -> enterTimeWait(c, now);
             case DREQ_RCVD -> disconnect(c);
             default -> {
-                // DREQ_SENT, TIMEWAIT: the timers run out on their own; IDLE: gone already.
+                // TIMEWAIT runs out by itself (it still answers the peer's repeats); IDLE is gone.
             }
         }
     }
@@ -299,6 +310,17 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             return;
         }
         establishPassive(c);
+    }
+
+    /**
+     * Forgets a reported REQ without answering it, as {@code cm_destroy_id} does when the CMA's
+     * consumer refused it with -ENOMEM (a listener's backlog is full, ucma.c): no REJ, "to allow
+     * future retries", so the peer's next retransmission of the REQ is a new request. I/O thread.
+     */
+    public void dropRequest(CmConnection c) {
+        expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
+        forget(c);
+        c.state = CmState.IDLE;
     }
 
     /** Answers go to the peers' RoCE port (see the constructor), so the MAD's source port is not used. */
@@ -326,17 +348,18 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     @Override
     public void onTimer(long nowNs) {
-        if (!timersArmed || nextDeadlineNs - nowNs > 0) {
-            return;
-        }
-        timersArmed = false;
-        // Events may connect or forget connections (and arm timers): walk a copy.
-        for (CmConnection c : new ArrayList<>(byLocalId.values())) {
-            if (c.timer != CmConnection.Timer.NONE && c.deadlineNs - nowNs <= 0) {
+        // Each connection popped is due; one whose deadline moved (an expiry re-arms by assignment) goes back.
+        while (!timers.isEmpty() && timers.first().queuedDeadlineNs - nowNs <= 0) {
+            CmConnection c = timers.pollFirst();
+            c.queued = false;
+            if (c.timer == CmConnection.Timer.NONE || byLocalId.get(c.localCommId) != c) {
+                continue; // the timer was stopped in place, or the connection forgotten
+            }
+            if (c.deadlineNs - nowNs <= 0) {
                 expire(c, nowNs);
             }
-            if (c.timer != CmConnection.Timer.NONE && byLocalId.get(c.localCommId) == c) {
-                noteDeadline(c.deadlineNs);
+            if (c.timer != CmConnection.Timer.NONE && !c.queued && byLocalId.get(c.localCommId) == c) {
+                queue(c);
             }
         }
     }
@@ -708,21 +731,35 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         gsi.send(mad, 0, localGid, peerGid, port);
     }
 
+    /** Starts (or moves) the connection's timer: the only way into the timer queue besides an expiry's re-arm. */
     private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
+        unqueue(c);
         c.timer = timer;
         c.deadlineNs = deadlineNs;
-        noteDeadline(deadlineNs);
+        queue(c);
     }
 
-    private void noteDeadline(long deadlineNs) {
-        if (!timersArmed || deadlineNs - nextDeadlineNs < 0) {
-            nextDeadlineNs = deadlineNs;
-            timersArmed = true;
+    private void queue(CmConnection c) {
+        c.queuedDeadlineNs = c.deadlineNs;
+        c.queued = timers.add(c);
+    }
+
+    private void unqueue(CmConnection c) {
+        if (c.queued) {
+            timers.remove(c);
+            c.queued = false;
         }
+    }
+
+    /** Earliest deadline first (wrap-safe, as every deadline comparison), then the comm ID. */
+    private static int compareDeadlines(CmConnection a, CmConnection b) {
+        long d = a.queuedDeadlineNs - b.queuedDeadlineNs;
+        return d != 0 ? (d < 0 ? -1 : 1) : Integer.compare(a.localCommId, b.localCommId);
     }
 
     private void forget(CmConnection c) {
         c.timer = CmConnection.Timer.NONE;
+        unqueue(c); // a forgotten connection must not stay reachable from the timer queue
         byLocalId.remove(c.localCommId, c);
         if (c.remoteCommId != 0 || !c.active) {
             byRemoteId.remove(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);

@@ -68,6 +68,11 @@ public enum Counter {
     CM_DROP_UNMATCHED("cm_drop_unmatched"),
     /** CM: a message the connection's state does not take (a repeat already answered, a DREQ for another QP). */
     CM_DROP_UNEXPECTED("cm_drop_unexpected"),
+    /**
+     * CM: a REQ for a listening RDMA CM ID whose backlog of unread CONNECT_REQUEST events is full,
+     * forgotten unanswered as the kernel's ucma does (the peer's retry may find room).
+     */
+    CM_DROP_BACKLOG("cm_drop_backlog"),
     /** CM messages received and sent, by attribute (as the kernel's cm_rx_msgs / cm_tx_msgs in sysfs): retransmissions count again. */
     CM_RX_REQ("cm_rx_req"),
     CM_RX_MRA("cm_rx_mra"),

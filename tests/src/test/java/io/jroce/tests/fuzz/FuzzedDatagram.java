@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.jroce.rnic.cm.CmConnection;
+import io.jroce.rnic.core.Gsi;
+import io.jroce.stack.mad.MadHeaderFlyweight;
+
 /**
  * One datagram of a fuzz input, after its fix-ups. An input is a sequence of records
  * {@code [control:1][length:2, big-endian][packet:length]} (the packet from the BTH on, without
@@ -15,7 +19,9 @@ import java.util.List;
  * <li>2: replace the BTH's destination QP with the victim QP chosen by bits 3-5 (modulo the QP count);</li>
  * <li>6: replace the PSN with that QP's first expected PSN (for a response, the first PSN it sent)
  *     plus the PSN's low byte (signed);</li>
- * <li>7: on the UD QP set the DETH's Q_Key to the QP's; otherwise set the RETH/AtomicETH R_Key to that
+ * <li>7: to QP1 (the GSI), set the DETH's Q_Key to the GSI's and the CM MAD's comm IDs (and a DREQ's
+ *     remote QPN) to those the peer uses for the victim's live CM connection chosen by bits 3-5;
+ *     on the UD QP set the DETH's Q_Key to the QP's; otherwise set the RETH/AtomicETH R_Key to that
  *     of the victim MR chosen by byte 20 (low 2 bits), and its VA to the MR's start plus the signed
  *     16-bit value in bytes 18-19.</li>
  * </ul>
@@ -61,7 +67,9 @@ record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
             b.putInt(8, (b.getInt(8) & 0xFF000000) | psn);
         }
         if ((control & 0x80) != 0) {
-            if (qpIndex == Population.UD) {
+            if ((b.getInt(4) & 0xFFFFFF) == Gsi.QPN) {
+                fixUpCm(b, control, pop);
+            } else if (qpIndex == Population.UD) {
                 if (packet.length >= 16) {
                     b.putInt(12, Population.QKEY);
                 }
@@ -69,6 +77,23 @@ record FuzzedDatagram(byte[] packet, byte[] source, int qpIndex) {
                 var mr = pop.mrs.get(packet[20] & 3);
                 b.putLong(12, mr.address() + b.getShort(18));
                 b.putInt(20, mr.rkey());
+            }
+        }
+    }
+
+    /** BTH 12 + DETH 8: where a MAD to QP1 starts; its comm IDs at 24 and 28, attribute at 16, a DREQ's QPN at 32. */
+    private static final int MAD = 20;
+
+    private static void fixUpCm(ByteBuffer b, int control, Population pop) {
+        if (b.capacity() >= 16) {
+            b.putInt(12, Gsi.Q_KEY);
+        }
+        if (b.capacity() >= MAD + 36) {
+            CmConnection c = pop.cmConnections.get(((control >>> 3) & 7) % pop.cmConnections.size());
+            b.putInt(MAD + 24, c.remoteCommId());
+            b.putInt(MAD + 28, c.localCommId());
+            if ((b.getShort(MAD + 16) & 0xFFFF) == MadHeaderFlyweight.ATTR_DREQ) {
+                b.putInt(MAD + 32, (b.getInt(MAD + 32) & 0xFF) | (c.localQpn() << 8));
             }
         }
     }

@@ -7,6 +7,15 @@ import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.rnic.cm.AcceptParams;
+import io.jroce.rnic.cm.CmConnection;
+import io.jroce.rnic.cm.CmEvents;
+import io.jroce.rnic.cm.CmState;
+import io.jroce.rnic.cm.ConnectParams;
+import io.jroce.rnic.cm.ConnectReply;
+import io.jroce.rnic.cm.ConnectRequest;
+import io.jroce.rnic.cm.ConnectionManager;
+import io.jroce.rnic.core.SoftDevice;
 import io.jroce.stack.fabric.FabricEndpoint;
 import io.jroce.stack.fabric.FabricFault;
 import io.jroce.stack.fabric.SimulatedFabric;
@@ -34,7 +43,9 @@ import io.jroce.verbs.WrOpcode;
  * The fuzzed victim device (10.0.0.1) and its peer (10.0.0.2) on a fresh simulated fabric, MTU 256:
  * the victim's RC, UC and UD QPs and two RC QPs sharing an SRQ, each connected to a QP of the
  * peer and in RTS, receives posted, five memory regions in {@link GuardedMemory}, and a SEND and a
- * READ outstanding on the RC QP. An extra
+ * READ outstanding on the RC QP; a connection manager on each (QP1) that listens on
+ * {@link #CM_SERVICE}, accepts every request, and holds two established connections with the
+ * other, the victim active in the first and passive in the second. An extra
  * endpoint injects datagrams with any source address (its ICRC is computed for that address, so
  * they pass the fabric's exact ICRC check).
  */
@@ -52,6 +63,8 @@ final class Population implements AutoCloseable {
     static final int SRQ_RC_1 = 3;
     static final int SRQ_RC_2 = 4;
     static final int QP_COUNT = 5;
+    /** The service both connection managers listen on (RDMA CM's TCP port 7174). */
+    static final long CM_SERVICE = ConnectionManager.tcpServiceId(7174);
     /**
      * Index of each victim MR in {@link #mrs}: remote read/write/atomic, remote read only, local only,
      * receives, and the destination of the victim's own outstanding RDMA READ.
@@ -81,6 +94,9 @@ final class Population implements AutoCloseable {
     final byte[] victimAddress = IpAddresses.toGidBytes(VICTIM);
     final byte[] peerAddress = IpAddresses.toGidBytes(PEER);
     final byte[] strangerAddress = IpAddresses.toGidBytes(STRANGER);
+    /** The victim's connection manager and its live connections (index 0: victim active, 1: passive). */
+    final ConnectionManager cm;
+    final List<CmConnection> cmConnections = new ArrayList<>();
     private final FabricEndpoint injector;
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -132,6 +148,62 @@ final class Population implements AutoCloseable {
             srq.postRecv(new ReceiveWorkRequest().wrId(1000 + r).sgList(ScatterGatherEntry.of(recv, at, RECV_BYTES)));
         }
         leaveRequestsOutstanding(peerMr);
+        cm = new ConnectionManager(((SoftDevice) victim).gsi(), new java.util.Random(7));
+        ConnectionManager peerCm = new ConnectionManager(((SoftDevice) peer).gsi(), new java.util.Random(8));
+        cm.listen(CM_SERVICE, new AcceptingConsumer(cm, cmConnections));
+        peerCm.listen(CM_SERVICE, new AcceptingConsumer(peerCm, new ArrayList<>()));
+        byte[] cmaHeader = new byte[36];
+        cmaHeader[1] = 0x40;
+        fabric.execute(() -> cm.connect(new ConnectParams(CM_SERVICE, victimAddress, peerAddress, qps.get(RC).qpNum(),
+            0x100, 1, 1, 7, 7, 1, cmaHeader), new AcceptingConsumer(cm, cmConnections)));
+        fabric.runFor(1_000_000);
+        fabric.execute(() -> peerCm.connect(new ConnectParams(CM_SERVICE, peerAddress, victimAddress, 0x42, 0x200, 1, 1,
+            7, 7, 1, cmaHeader), new AcceptingConsumer(peerCm, new ArrayList<>())));
+        fabric.runFor(1_000_000);
+        if (cmConnections.size() != 2 || cmConnections.stream().anyMatch(c -> c.state() != CmState.ESTABLISHED)) {
+            throw new IllegalStateException("the CM connections did not establish: " + cmConnections);
+        }
+    }
+
+    /**
+     * A CM consumer that accepts every request, answers every REP with an RTU and every DREQ with a
+     * DREP, and records the connections it sees.
+     */
+    private record AcceptingConsumer(ConnectionManager cm, List<CmConnection> seen) implements CmEvents {
+        @Override
+        public void onConnectRequest(CmConnection c, ConnectRequest r) {
+            seen.add(c);
+            cm.accept(c, new AcceptParams(0x33, 0x300, 1, 1, 7, new byte[0]));
+        }
+
+        @Override
+        public void onReply(CmConnection c, ConnectReply r) {
+            seen.add(c);
+            cm.ready(c);
+        }
+
+        @Override
+        public void onEstablished(CmConnection c) {
+        }
+
+        @Override
+        public void onRejected(CmConnection c, int reason) {
+        }
+
+        @Override
+        public void onUnreachable(CmConnection c) {
+        }
+
+        @Override
+        public void onDisconnected(CmConnection c) {
+            if (c.state() == CmState.DREQ_RCVD) {
+                cm.disconnect(c);
+            }
+        }
+
+        @Override
+        public void onTimeWaitExit(CmConnection c) {
+        }
     }
 
     /**

@@ -11,6 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.stack.mad.CmMraFlyweight;
+import io.jroce.stack.mad.CmRejFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.pcap.PcapReader;
 
 /**
@@ -174,6 +180,75 @@ final class SeedCorpus {
             rec(qp(Population.SRQ_RC_2) | all, bth(0x04, 0, 0), zeros(64))));
         seeds.put("unknown-qpn", rec(0, bth(0x04, 0, 0), zeros(8)));
         seeds.put("truncated-reth", rec(rc | all | FIX_KEY, bth(0x0A, 0, 0), new byte[] {0, 0, 0, 0}));
+        cmSeeds(seeds);
+    }
+
+    /**
+     * CM MADs to QP1: REQs for the victim's listened service (one with out-of-range fields, from a
+     * stranger), and messages naming its live connections' comm IDs through the QP1 fix-up.
+     */
+    private static void cmSeeds(Map<String, byte[]> seeds) {
+        seeds.put("cm-req-to-listener", rec(0, gsiBth(), gsiDeth(), req(0x1001, r -> { })));
+        seeds.put("cm-req-out-of-range-from-stranger", rec(1, gsiBth(), gsiDeth(), req(0x1002, r -> r.pathMtu(0)
+            .localQpn(0xFFFFFF).responderResources(255).initiatorDepth(255).localCmResponseTimeout(31)
+            .remoteCmResponseTimeout(31))));
+        seeds.put("cm-req-repeated-then-rej", cat(rec(0, gsiBth(), gsiDeth(), req(0x1003, r -> { })),
+            rec(0, gsiBth(), gsiDeth(), req(0x1003, r -> { })),
+            rec(0, gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_REJ, m -> new CmRejFlyweight().wrap(m, 0)
+                .localCommId(0x1003).remoteCommId(0).messageRejected(CmRejFlyweight.REJECTED_REP).reason(28)))));
+        seeds.put("cm-dreq-live-active", rec(FIX_KEY | qp(0), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_DREQ,
+            m -> { })));
+        seeds.put("cm-dreq-live-passive-then-repeat", cat(
+            rec(FIX_KEY | qp(1), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_DREQ, m -> { })),
+            rec(FIX_KEY | qp(1), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_DREQ, m -> { }))));
+        seeds.put("cm-rej-live", rec(FIX_KEY | qp(0), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_REJ,
+            m -> new CmRejFlyweight().wrap(m, 0).messageRejected(CmRejFlyweight.REJECTED_OTHER).reason(10)
+                .rejectInfoLength(127))));
+        seeds.put("cm-rep-rtu-mra-drep-live", cat(
+            rec(FIX_KEY | qp(0), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_REP, m -> { })),
+            rec(FIX_KEY | qp(1), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_RTU, m -> { })),
+            rec(FIX_KEY | qp(1), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_MRA,
+                m -> new CmMraFlyweight().wrap(m, 0).messageMraed(CmMraFlyweight.MRAED_REP).serviceTimeout(31))),
+            rec(FIX_KEY | qp(0), gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_DREP, m -> { }))));
+        seeds.put("cm-dreq-unknown", rec(0, gsiBth(), gsiDeth(), mad(MadHeaderFlyweight.ATTR_DREQ,
+            m -> {
+                m.putInt(24, 0x5555);
+                m.putInt(28, 0x6666);
+            })));
+    }
+
+    /** A BTH of a UD SEND Only to QP1. */
+    private static byte[] gsiBth() {
+        ByteBuffer b = ByteBuffer.wrap(bth(0x64, 0, 0));
+        b.putInt(4, 1);
+        return b.array();
+    }
+
+    /** A DETH with the GSI's Q_Key, from QP1. */
+    private static byte[] gsiDeth() {
+        return new byte[] {(byte) 0x80, 0x01, 0, 0, 0, 0, 0, 0x01};
+    }
+
+    /** A 256-byte CM MAD of {@code attribute}, its fields set by {@code fields}. */
+    private static byte[] mad(int attribute, java.util.function.Consumer<UnsafeBuffer> fields) {
+        byte[] mad = new byte[256];
+        UnsafeBuffer m = new UnsafeBuffer(mad);
+        new MadHeaderFlyweight().wrap(m, 0).cmSend(attribute, 0x77);
+        fields.accept(m);
+        return mad;
+    }
+
+    /** A REQ as the kernel's CMA sends it for {@link Population#CM_SERVICE}, then changed by {@code tweak}. */
+    private static byte[] req(int commId, java.util.function.Consumer<CmReqFlyweight> tweak) {
+        return mad(MadHeaderFlyweight.ATTR_REQ, m -> {
+            CmReqFlyweight r = new CmReqFlyweight().wrap(m, 0).localCommId(commId).serviceId(Population.CM_SERVICE)
+                .localCaGuid(0xFEED).localQpn(0x44).responderResources(1).initiatorDepth(1)
+                .remoteCmResponseTimeout(20).transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(0x123)
+                .localCmResponseTimeout(20).retryCount(7).partitionKey(0xFFFF).pathMtu(1).rnrRetryCount(7)
+                .maxCmRetries(15);
+            m.putByte(CmReqFlyweight.PRIVATE_DATA_OFFSET + 1, (byte) 0x40);
+            tweak.accept(r);
+        });
     }
 
     private static int qp(int index) {

@@ -15,10 +15,12 @@ import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
+import io.jroce.rnic.cm.CmState;
 import io.jroce.rnic.cm.ConnectParams;
 import io.jroce.rnic.cm.ConnectReply;
 import io.jroce.rnic.cm.ConnectRequest;
 import io.jroce.stack.mad.CmaHeaderFlyweight;
+import io.jroce.stack.stats.Counter;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Arguments;
@@ -67,6 +69,11 @@ final class SoftCmId implements RdmaCmId {
     static final int ETIMEDOUT = -110;
     private static final int EINVAL = -22;
     private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
+    /**
+     * The largest backlog, and the one a backlog of 0 or less gets: ucma.c's {@code max_backlog}
+     * (sysctl net.rdma_ucm.max_backlog, 1024 by default), which {@code ucma_listen} applies the same way.
+     */
+    static final int MAX_BACKLOG = 1024;
 
     private enum State { IDLE, BOUND, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECTING, REQUEST, ACCEPTING,
         ESTABLISHED, DISCONNECTED, REJECTED, CLOSED }
@@ -92,6 +99,9 @@ final class SoftCmId implements RdmaCmId {
     private ConnParam peerParam;
     private byte[] peerPrivateData;
     private boolean disconnectCalled;
+    /** A listener's backlog, and its CONNECT_REQUEST events queued and not yet taken from the channel. */
+    private volatile int backlog;
+    private final AtomicInteger requestsQueued = new AtomicInteger();
 
     SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
         this.channel = channel;
@@ -144,6 +154,8 @@ final class SoftCmId implements RdmaCmId {
             throw new InvalidAttributeException("the UDP port space (SIDR) is not offered yet");
         }
         long serviceId = portSpace.serviceId(local.getPort());
+        // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
+        this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
         try {
             onIo(() -> dev.listen(serviceId, this));
         } catch (InvalidStateException e) {
@@ -263,6 +275,10 @@ final class SoftCmId implements RdmaCmId {
         param = p;
         psn = ThreadLocalRandom.current().nextInt(0x1000000);
         onIo(() -> {
+            if (conn.state() != CmState.REQ_RCVD && conn.state() != CmState.MRA_REQ_SENT) {
+                // The peer withdrew the request (its REJ is queued for this ID): nothing to accept.
+                throw new InvalidStateException("the connect request was withdrawn by the peer (" + conn.state() + ")");
+            }
             try {
                 // rdma_accept: the QP to RTR and RTS before the REP. A path MTU code beyond the largest MTU
                 // (4096, code 5) cannot bring the QP to RTR (rxe_qp_chk_attr compares it with max_mtu);
@@ -279,9 +295,9 @@ final class SoftCmId implements RdmaCmId {
                 state = State.REJECTED;
                 throw e;
             }
-            state = State.ACCEPTING;
             dev.cm().accept(conn, new AcceptParams(qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(),
                 clamp(p.rnrRetryCount()), p.privateData()));
+            state = State.ACCEPTING;
         });
     }
 
@@ -367,8 +383,19 @@ final class SoftCmId implements RdmaCmId {
             onIo(() -> {
                 if (was == State.LISTEN) {
                     dev.stopListening(portSpace.serviceId(local.getPort()));
+                    // ucma_destroy_private_ctx: the requests the application never read die with the
+                    // listener (REJ 28), instead of staying in the manager with nobody to answer them.
+                    for (SoftCmId child : channel.withdrawRequests(this)) {
+                        dev.cm().destroy(child.conn);
+                        dev.untrack(child.conn);
+                        child.state = State.CLOSED;
+                        channel.forget(child);
+                    }
                 }
                 if (conn != null) {
+                    // rdma_destroy_id: the kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and
+                    // TimeWait); only forgetting it here left the manager holding it and the peer waiting.
+                    dev.cm().destroy(conn);
                     dev.untrack(conn);
                     dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
                 }
@@ -393,6 +420,23 @@ final class SoftCmId implements RdmaCmId {
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
         int ipVersion = h.ipVersion();
         Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        if (!src.equals(Gid.of(c.peerGid()))) {
+            // The application sees the header's address as the peer (peerAddress()), but the REP and the
+            // QP go to the address the REQ came from: a host could claim another's address and get a
+            // connection the application believes is that host's. The kernel sends its REP to the
+            // address the REQ names (its primary path, cm_req_handler), so a claimed address gets the
+            // REP and a blind claimant cannot answer it; here the two must agree. REJ 28, the CMA's own failure.
+            dev.cm().reject(c, new byte[0]);
+            return null;
+        }
+        if (requestsQueued.get() >= backlog) {
+            // ucma_event_handler: the listener's backlog of unread CONNECT_REQUESTs is full; -ENOMEM makes
+            // cm_destroy_id forget the REQ without a REJ. Without this bound, REQs with fresh comm IDs
+            // from anyone grew the heap (a connection, an ID and an event each) without limit.
+            dev.cm().dropRequest(c);
+            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
+            return null;
+        }
         Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
         Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
@@ -405,9 +449,15 @@ final class SoftCmId implements RdmaCmId {
         channel.adopt(child);
         ConnParam theirs = new ConnParam().responderResources(r.responderResources())
             .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
+        requestsQueued.incrementAndGet();
         child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
             Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
         return child;
+    }
+
+    /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
+    void requestTaken() {
+        requestsQueued.decrementAndGet();
     }
 
     /** Active: the REP arrived; as librdmacm on CONNECT_RESPONSE: RTR, RTS, then the RTU. */

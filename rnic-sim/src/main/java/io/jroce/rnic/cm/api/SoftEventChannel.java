@@ -1,5 +1,7 @@
 package io.jroce.rnic.cm.api;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -10,6 +12,7 @@ import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
 
@@ -44,13 +47,34 @@ final class SoftEventChannel implements RdmaEventChannel {
     @Override
     public RdmaCmEvent get(long timeout, TimeUnit unit) throws InterruptedException {
         ensureOpen();
-        return events.poll(timeout, unit);
+        return taken(events.poll(timeout, unit));
     }
 
     @Override
     public RdmaCmEvent poll() {
         ensureOpen();
-        return events.poll();
+        return taken(events.poll());
+    }
+
+    /** Removes the CONNECT_REQUESTs of {@code listener} not yet taken, and returns their IDs. */
+    List<SoftCmId> withdrawRequests(SoftCmId listener) {
+        List<SoftCmId> withdrawn = new ArrayList<>();
+        events.removeIf(e -> {
+            if (e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() == listener) {
+                withdrawn.add((SoftCmId) e.id());
+                return true;
+            }
+            return false;
+        });
+        return withdrawn;
+    }
+
+    /** A CONNECT_REQUEST taken frees a place in its listener's backlog, as ucma_get_event does. */
+    private static RdmaCmEvent taken(RdmaCmEvent e) {
+        if (e != null && e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() instanceof SoftCmId listener) {
+            listener.requestTaken();
+        }
+        return e;
     }
 
     @Override
