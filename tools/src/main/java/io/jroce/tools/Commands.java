@@ -18,6 +18,7 @@ public final class Commands {
         List<Command> all = new ArrayList<>(List.of(new DemoCommand(), new DevinfoCommand()));
         all.addAll(PingpongCommand.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
+        all.add(new io.jroce.tools.rping.RpingCommand());
         return List.copyOf(all);
     }
 
