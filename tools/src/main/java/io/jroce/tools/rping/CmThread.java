@@ -49,10 +49,11 @@ final class CmThread extends Thread {
         return fatalStatus;
     }
 
-    /** Ends the thread (rping 44's ends with its process). */
-    void shutdown() throws InterruptedException {
+    /** Ends the thread (rping 44's ends with its process); waits for it even when interrupted. */
+    void shutdown() {
         stopping = true;
-        join();
+        interrupt(); // it may wait in accept_ready
+        RpingRun.joinUninterruptibly(this, RpingRun.TEARDOWN_MS);
     }
 
     @Override

@@ -54,22 +54,23 @@ final class RpingClient {
             return Errno.of(e);
         }
         run.startCqThread(cb, conn);
-        ret = connect();
-        if (ret != 0) {
-            cb.log.err("connect error " + ret);
-            run.stopCqThread(conn); // rping joins a thread that never ends here; its CM thread exits the process
-        } else {
+        boolean connected = false;
+        try {
+            ret = connect();
+            if (ret != 0) {
+                // rping then joins a CQ thread that never ends; its CM thread exits the process
+                cb.log.err("connect error " + ret);
+                return ret;
+            }
+            connected = true;
             ret = testClient(conn);
             if (ret != 0) {
                 cb.log.err("rping client failed: " + ret);
             }
-            run.disconnect(cb, cb.cmId);
-            run.joinCqThread(conn);
-            run.awaitDisconnected(cb);
+            return ret;
+        } finally {
+            run.teardown(cb, null, connected, false);
         }
-        conn.freeBuffers();
-        conn.freeQp();
-        return ret;
     }
 
     /** rping_bind_client: rdma_resolve_addr, whose ADDR_RESOLVED the CM thread answers with rdma_resolve_route. */

@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One run of rping's main once its options are read: the device its addresses call for, the event
- * channel and ID, the CM thread, the server or client, and the teardown; returns rping's exit status.
+ * channel and ID, the CM thread, the server or client, and the teardown; returns rping's exit
+ * status. An interrupt (a run stopped from outside, as a signal stops rping) still tears
+ * everything down, so that the device closes.
  */
 final class RpingRun {
     /** How long the end of a connection may take: the flush of the posted receive, the DREP. */
-    private static final long TEARDOWN_MS = 5000;
+    static final long TEARDOWN_MS = 5000;
     /** How often a busy ID (an event still being handled) is tried again on the way out. */
     private static final long RETRY_MS = 5;
 
@@ -35,18 +37,14 @@ final class RpingRun {
     }
 
     int run() throws InterruptedException {
+        String failedCall = options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ";
         DevicePlan plan;
-        try {
-            plan = options.server() ? DevicePlan.server(options) : DevicePlan.client(options);
-        } catch (IOException e) {
-            log.err((options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ") + e.getMessage());
-            return CmThread.EXIT_FAILURE_STATUS;
-        }
         RdmaDevice device;
         try {
+            plan = options.server() ? DevicePlan.server(options) : DevicePlan.client(options);
             device = plan.device(options.device()).open();
-        } catch (VerbsException e) {
-            log.err((options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ") + e.getMessage());
+        } catch (IOException | VerbsException e) {
+            log.err(failedCall + e.getMessage());
             return CmThread.EXIT_FAILURE_STATUS;
         }
         try (device; RdmaEventChannel channel = RdmaCm.createEventChannel()) {
@@ -56,23 +54,35 @@ final class RpingRun {
             cmThread = new CmThread(channel);
             cmThread.context(cmId, cb);
             cmThread.start();
-            int ret;
+            RpingServer server = options.server() ? new RpingServer(this, cb) : null;
+            boolean destroyed = false;
             try {
-                if (options.server()) {
-                    RpingServer server = new RpingServer(this, cb);
-                    ret = options.persistent() ? server.runPersistent(plan.localSocket(options.port()))
-                        : server.run(plan.localSocket(options.port()));
+                int ret;
+                if (server != null) {
+                    InetSocketAddress address = plan.localSocket(options.port());
+                    ret = options.persistent() ? server.runPersistent(address) : server.run(address);
                 } else {
                     ret = new RpingClient(this, cb).run(plan.localSocket(0),
                         new InetSocketAddress(plan.destination(), options.port()));
                 }
                 log.debug("destroy cm_id " + RpingLog.pointer(cmId));
                 destroyId(cmId);
+                destroyed = true;
+                int fatal = cmThread.fatalStatus();
+                return fatal != 0 ? fatal : ret & 0xFF;
             } finally {
+                boolean interrupted = Thread.interrupted();
+                if (server != null) {
+                    server.stopConnections();
+                }
+                if (!destroyed) {
+                    destroyId(cmId);
+                }
                 cmThread.shutdown();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            int fatal = cmThread.fatalStatus();
-            return fatal != 0 ? fatal : ret & 0xFF;
         }
     }
 
@@ -82,25 +92,49 @@ final class RpingRun {
     }
 
     /**
-     * pthread_join of the CQ thread, which ends at the flush of the receive the QP's move to ERR
-     * completes; bounded, and cut short when the CM thread ended the run (rping's process would be gone).
+     * The end of a connection, as rping's run_server and run_client end it: rping_disconnect if
+     * it was up, pthread_join of the CQ thread (which ends at the flush of the posted receive;
+     * bounded, and cut short when the CM thread ended the run), the client's DISCONNECTED, the
+     * server's rdma_destroy_id of the child, and the buffers and QP freed. Runs on the way out of
+     * an interrupt too, without waiting then.
+     *
+     * @param child the server's connection ID, null for the client (its ID is the run's)
      */
-    void joinCqThread(Connection conn) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
-        while (conn.cqThread.isAlive() && cmThread.fatalStatus() == 0 && System.nanoTime() - deadline < 0) {
-            conn.cqThread.join(RETRY_MS * 20);
+    void teardown(ControlBlock cb, RdmaCmId child, boolean connected, boolean server) {
+        boolean interrupted = Thread.interrupted();
+        Connection conn = cb.connection;
+        if (connected) {
+            disconnect(cb, server ? child : cb.cmId);
         }
-        stopCqThread(conn);
-    }
-
-    /** pthread_cancel and pthread_join. */
-    void stopCqThread(Connection conn) throws InterruptedException {
+        if (connected && !interrupted) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
+            while (conn.cqThread.isAlive() && cmThread.fatalStatus() == 0 && System.nanoTime() - deadline < 0) {
+                joinUninterruptibly(conn.cqThread, RETRY_MS * 20);
+            }
+        }
         conn.cqThread.interrupt();
-        conn.cqThread.join();
+        joinUninterruptibly(conn.cqThread, TEARDOWN_MS);
+        if (connected && !interrupted && !server) {
+            // rping prints "client DISCONNECT EVENT..." when the DREP beats its rdma_destroy_id, which
+            // it almost always does: the twin waits for it so that it always does
+            try {
+                cb.disconnected.await(TEARDOWN_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (child != null) {
+            destroyId(child);
+        }
+        conn.freeBuffers();
+        conn.freeQp();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** rping_disconnect: rdma_disconnect (QP to ERR, then the DREQ, or the DREP to the peer's). */
-    void disconnect(ControlBlock cb, RdmaCmId id) {
+    private static void disconnect(ControlBlock cb, RdmaCmId id) {
         try {
             id.disconnect();
         } catch (VerbsException e) {
@@ -108,29 +142,47 @@ final class RpingRun {
         }
     }
 
-    /**
-     * The client waits for DISCONNECTED (the DREP) before destroying its ID, so that "client
-     * DISCONNECT EVENT..." is printed every time: rping prints it when the DREP beats its
-     * rdma_destroy_id, which it almost always does.
-     */
-    void awaitDisconnected(ControlBlock cb) throws InterruptedException {
-        cb.disconnected.await(TEARDOWN_MS, TimeUnit.MILLISECONDS);
+    /** rdma_destroy_id, once the CM thread has acknowledged the ID's events. */
+    void destroyId(RdmaCmId id) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    id.close();
+                    cmThread.forget(id);
+                    return;
+                } catch (ResourceBusyException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw e;
+                    }
+                    try {
+                        Thread.sleep(RETRY_MS);
+                    } catch (InterruptedException ie) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
-    /** rdma_destroy_id, once the CM thread has acknowledged the ID's events. */
-    void destroyId(RdmaCmId id) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
-        while (true) {
+    /** Thread.join that an interrupt does not cut short (it is kept for the caller). */
+    static void joinUninterruptibly(Thread t, long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean interrupted = false;
+        while (t.isAlive() && System.nanoTime() - deadline < 0) {
             try {
-                id.close();
-                cmThread.forget(id);
-                return;
-            } catch (ResourceBusyException e) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw e;
-                }
-                Thread.sleep(RETRY_MS);
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -6,6 +6,8 @@ import io.jroce.verbs.WrOpcode;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.RdmaCmId;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * rping's server side: bind and listen, then for the connection (or with -P for each, on a
@@ -16,10 +18,23 @@ import java.net.InetSocketAddress;
 final class RpingServer {
     private final RpingRun run;
     private final ControlBlock listening;
+    /** A persistent server's connection threads. */
+    private final List<Thread> connections = new CopyOnWriteArrayList<>();
 
     RpingServer(RpingRun run, ControlBlock listening) {
         this.run = run;
         this.listening = listening;
+    }
+
+    /**
+     * Stops a persistent server's connections when the run ends (rping's end with its process):
+     * each thread is interrupted and tears its connection down.
+     */
+    void stopConnections() {
+        for (Thread t : connections) {
+            t.interrupt();
+            RpingRun.joinUninterruptibly(t, RpingRun.TEARDOWN_MS);
+        }
     }
 
     /** rping_bind_server. */
@@ -79,6 +94,7 @@ final class RpingServer {
                 }
             }, "rping-server-" + RpingLog.pointer(cb));
             t.setDaemon(true);
+            connections.add(t);
             t.start();
         }
     }
@@ -110,24 +126,22 @@ final class RpingServer {
             return Errno.of(e);
         }
         run.startCqThread(cb, conn);
-        int ret = accept(cb);
-        if (ret != 0) {
-            cb.log.err("connect error " + ret);
-            run.stopCqThread(conn);
-            conn.freeBuffers();
-            conn.freeQp();
+        boolean accepted = false;
+        try {
+            int ret = accept(cb);
+            if (ret != 0) {
+                cb.log.err("connect error " + ret);
+                return ret;
+            }
+            accepted = true;
+            ret = testServer(cb);
+            if (ret != 0 && !persistent) {
+                cb.log.err("rping server failed: " + ret);
+            }
             return ret;
+        } finally {
+            run.teardown(cb, child, accepted, true);
         }
-        ret = testServer(cb);
-        if (ret != 0 && !persistent) {
-            cb.log.err("rping server failed: " + ret);
-        }
-        run.disconnect(cb, child);
-        run.joinCqThread(conn);
-        run.destroyId(child);
-        conn.freeBuffers();
-        conn.freeQp();
-        return ret;
     }
 
     /** rping_accept: rdma_accept without parameters (the REQ's values, retry and RNR retry 7), then ESTABLISHED. */
