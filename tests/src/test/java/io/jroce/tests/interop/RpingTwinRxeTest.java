@@ -86,7 +86,7 @@ class RpingTwinRxeTest {
                 List<String> jroceServers = new ArrayList<>();
                 servers.forEach(r -> jroceServers.addAll(data(r.lines(), "server ping data: ")));
                 assertEquals(expectedClients, jroceServers, context);
-                assertEquals(Collections.frequency(g.output(), "server DISCONNECT EVENT..."), 3, context);
+                assertEquals(3, Collections.frequency(g.output(), "server DISCONNECT EVENT..."), context);
             }
         } finally {
             pool.shutdownNow();
