@@ -26,6 +26,8 @@ final class CmThread extends Thread {
     /** Each ID's block: a new connection's ID starts with its listener's, as cma_id->context is inherited. */
     private final Map<RdmaCmId, ControlBlock> contexts = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    /** A second connection to a server without -P, rejected; closed once its event is acknowledged. */
+    private RdmaCmId turnedAway;
     private volatile int fatalStatus;
 
     CmThread(RdmaEventChannel channel) {
@@ -70,6 +72,10 @@ final class CmThread extends Thread {
                 } finally {
                     event.ack();
                 }
+                if (turnedAway != null) {
+                    turnedAway.close();
+                    turnedAway = null;
+                }
                 if (ret != 0) {
                     fatalStatus = EXIT_FAILURE_STATUS;
                     return;
@@ -105,6 +111,14 @@ final class CmThread extends Thread {
             }
             case ROUTE_RESOLVED -> cb.post(TestState.ROUTE_RESOLVED);
             case CONNECT_REQUEST -> {
+                if (!cb.options.persistent() && cb.childCmId != null) {
+                    // rping 44 would take it over the connection it serves (its child_cm_id overwritten,
+                    // the serving loop failing on the state); the twin rejects it (REJ 28) instead
+                    id.reject(new byte[0]);
+                    turnedAway = id;
+                    contexts.remove(id);
+                    return 0;
+                }
                 cb.acceptReady.acquire();
                 cb.requestParam = event.connParam() == null ? new ConnParam() : event.connParam();
                 cb.childCmId = id;

@@ -182,6 +182,44 @@ class RpingCommandTest {
         }
     }
 
+    /**
+     * Without -P a second client while the first pings is rejected (REJ 28, the twin's choice where
+     * rping 44 would mix the two up); the first, pinging forever (-C 0), stopped from outside,
+     * still disconnects, and the server ends with status 0.
+     */
+    @Test
+    void aServerWithoutPRejectsASecondClientAndEndsWhenTheFirstIsStopped() throws Exception {
+        String udp = Integer.toString(freeUdpPort());
+        try (RpingSide server = RpingSide.start("-s", "-a", SERVER, "--udp-port", udp)) {
+            RpingSide forever = null;
+            for (int attempt = 0; attempt < 100 && forever == null; attempt++) {
+                RpingSide c = RpingSide.start("-c", "-v", "-V", "-a", SERVER, "-I", CLIENT, "--udp-port", udp);
+                while (!c.isDone() && !c.out().contains("ping data: ")) {
+                    Thread.sleep(10); // a condition wait: its first ping, or its end (REJ 8 before the server listens)
+                }
+                if (c.isDone()) {
+                    assertTrue(c.err().contains("RDMA_CM_EVENT_REJECTED, error 8"), c.transcript());
+                    c.close();
+                } else {
+                    forever = c;
+                }
+            }
+            try (RpingSide first = forever;
+                 RpingSide second = RpingSide.start("-c", "-C", "1", "-a", SERVER, "-I", "127.0.0.3", "--udp-port",
+                     udp)) {
+                String context = second.transcript() + "\n" + server.transcript();
+                assertEquals(255, second.await(), context);
+                assertEquals(List.of("cma event RDMA_CM_EVENT_REJECTED, error 28", "wait for CONNECTED state 4",
+                    "connect error -1"), second.errLines(), context);
+                first.close(); // stopped from outside
+                assertTrue(first.out().lines().allMatch(l -> l.startsWith("ping data: rdma-ping-")), first.transcript());
+            }
+            assertEquals(0, server.await(), server.transcript());
+            assertEquals(List.of("server DISCONNECT EVENT...", "wait for RDMA_READ_ADV state 10"), server.errLines(),
+                server.transcript());
+        }
+    }
+
     /** -P: the server serves clients one after the other (and would at once) until it is stopped. */
     @Test
     void aPersistentServerServesSeveralClients() throws Exception {

@@ -62,6 +62,10 @@ final class RpingSide implements AutoCloseable {
         return await();
     }
 
+    boolean isDone() {
+        return status.isDone();
+    }
+
     /** Interrupts a run that does not end by itself (a persistent server). */
     void cancel() {
         status.cancel(true);
