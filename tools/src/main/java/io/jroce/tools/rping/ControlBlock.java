@@ -31,11 +31,6 @@ final class ControlBlock {
     volatile int remoteRkey;
     volatile long remoteAddr;
     volatile int remoteLen;
-    /**
-     * Non-zero once the CM thread met an event rping's cm_thread ends the process on (exit(-1)): the
-     * status the command returns.
-     */
-    volatile int fatalStatus;
 
     ControlBlock(boolean server, RpingOptions options, RpingLog log, RdmaCmId cmId) {
         this.server = server;

@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +19,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -78,11 +81,16 @@ class RpingCommandTest {
         }
     }
 
-    /** Without -I the client's device takes the address the route to -a comes from: 127.0.0.1 for 127.0.0.2. */
+    /**
+     * Without -I the client's device takes the address the route to -a comes from: 127.0.0.1 for
+     * 127.0.0.2 (the server's device has 127.0.0.2, so both open). The server's --pcap captures its
+     * device's packets from 127.0.0.1.
+     */
     @Test
-    void theRouteToTheServerChoosesTheClientsAddress() throws Exception {
+    void theRouteToTheServerChoosesTheClientsAddress(@TempDir Path dir) throws Exception {
         String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-s", "-a", CLIENT, "--udp-port", udp);
+        Path pcap = dir.resolve("server.pcap");
+        try (RpingSide server = RpingSide.start("-s", "-a", CLIENT, "--udp-port", udp, "--pcap", pcap.toString());
              RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-C", "3", "-a", CLIENT, "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
@@ -90,6 +98,23 @@ class RpingCommandTest {
             assertEquals("", client.out(), context);
             assertEquals("", server.out(), context);
         }
+        byte[] captured = Files.readAllBytes(pcap);
+        assertTrue(captured.length > 24, "a pcap header and packets: " + captured.length);
+        byte[] from = InetAddress.getByName(SERVER).getAddress();
+        assertTrue(indexOf(captured, from) > 0, "packets from the client's routed address 127.0.0.1");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /**
