@@ -3,6 +3,7 @@ package io.jroce.tools;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
+import io.jroce.tools.rping.RpingCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,7 @@ public final class Commands {
         List<Command> all = new ArrayList<>(List.of(new DemoCommand(), new DevinfoCommand()));
         all.addAll(PingpongCommand.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
+        all.add(new RpingCommand());
         return List.copyOf(all);
     }
 

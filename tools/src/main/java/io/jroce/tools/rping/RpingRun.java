@@ -1,0 +1,188 @@
+package io.jroce.tools.rping;
+
+import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ResourceBusyException;
+import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run of rping's main once its options are read: the device its addresses call for, the event
+ * channel and ID, the CM thread, the server or client, and the teardown; returns rping's exit
+ * status. An interrupt (a run stopped from outside, as a signal stops rping) still tears
+ * everything down, so that the device closes.
+ */
+final class RpingRun {
+    /** How long the end of a connection may take: the flush of the posted receive, the DREP. */
+    static final long TEARDOWN_MS = 5000;
+    /** How often a busy ID (an event still being handled) is tried again on the way out. */
+    private static final long RETRY_MS = 5;
+
+    private final RpingOptions options;
+    private final RpingLog log;
+    private CmThread cmThread;
+
+    RpingRun(RpingOptions options, RpingLog log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    CmThread cmThread() {
+        return cmThread;
+    }
+
+    int run() throws InterruptedException {
+        String failedCall = options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ";
+        DevicePlan plan;
+        RdmaDevice device;
+        try {
+            plan = options.server() ? DevicePlan.server(options) : DevicePlan.client(options);
+            device = plan.device(options.device()).open();
+        } catch (IOException | VerbsException e) {
+            log.err(failedCall + e.getMessage());
+            return CmThread.EXIT_FAILURE_STATUS;
+        }
+        try (device; RdmaEventChannel channel = RdmaCm.createEventChannel()) {
+            RdmaCmId cmId = channel.createId(PortSpace.TCP);
+            log.debug("created cm_id " + RpingLog.pointer(cmId));
+            ControlBlock cb = new ControlBlock(options.server(), options, log, cmId);
+            cmThread = new CmThread(channel);
+            cmThread.context(cmId, cb);
+            cmThread.start();
+            RpingServer server = options.server() ? new RpingServer(this, cb) : null;
+            boolean destroyed = false;
+            try {
+                int ret;
+                if (server != null) {
+                    InetSocketAddress address = plan.localSocket(options.port());
+                    ret = options.persistent() ? server.runPersistent(address) : server.run(address);
+                } else {
+                    ret = new RpingClient(this, cb).run(plan.localSocket(0),
+                        new InetSocketAddress(plan.destination(), options.port()));
+                }
+                log.debug("destroy cm_id " + RpingLog.pointer(cmId));
+                destroyId(cmId);
+                destroyed = true;
+                int fatal = cmThread.fatalStatus();
+                return fatal != 0 ? fatal : ret & 0xFF;
+            } finally {
+                boolean interrupted = Thread.interrupted();
+                if (server != null) {
+                    server.stopConnections();
+                }
+                if (!destroyed) {
+                    destroyId(cmId);
+                }
+                cmThread.shutdown();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    void startCqThread(ControlBlock cb, Connection conn) {
+        conn.cqThread = new CqThread(cb, conn);
+        conn.cqThread.start();
+    }
+
+    /**
+     * The end of a connection, as rping's run_server and run_client end it: rping_disconnect if
+     * it was up, pthread_join of the CQ thread (which ends at the flush of the posted receive;
+     * bounded, and cut short when the CM thread ended the run), the client's DISCONNECTED, the
+     * server's rdma_destroy_id of the child, and the buffers and QP freed. Runs on the way out of
+     * an interrupt too, without waiting then.
+     *
+     * @param child the server's connection ID, null for the client (its ID is the run's)
+     */
+    void teardown(ControlBlock cb, RdmaCmId child, boolean connected, boolean server) {
+        boolean interrupted = Thread.interrupted();
+        Connection conn = cb.connection;
+        if (connected) {
+            disconnect(cb, server ? child : cb.cmId);
+        }
+        if (connected && !interrupted) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
+            while (conn.cqThread.isAlive() && cmThread.fatalStatus() == 0 && System.nanoTime() - deadline < 0) {
+                joinUninterruptibly(conn.cqThread, RETRY_MS * 20);
+            }
+        }
+        conn.cqThread.interrupt();
+        joinUninterruptibly(conn.cqThread, TEARDOWN_MS);
+        if (connected && !interrupted && !server) {
+            // rping prints "client DISCONNECT EVENT..." when the DREP beats its rdma_destroy_id, which
+            // it almost always does: the twin waits for it so that it always does
+            try {
+                cb.disconnected.await(TEARDOWN_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (child != null) {
+            destroyId(child);
+        }
+        conn.freeBuffers();
+        conn.freeQp();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** rping_disconnect: rdma_disconnect (QP to ERR, then the DREQ, or the DREP to the peer's). */
+    private static void disconnect(ControlBlock cb, RdmaCmId id) {
+        try {
+            id.disconnect();
+        } catch (VerbsException e) {
+            cb.log.debug("rdma_disconnect: " + e.getMessage()); // rping ignores its status
+        }
+    }
+
+    /** rdma_destroy_id, once the CM thread has acknowledged the ID's events. */
+    void destroyId(RdmaCmId id) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    id.close();
+                    cmThread.forget(id);
+                    return;
+                } catch (ResourceBusyException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw e;
+                    }
+                    try {
+                        Thread.sleep(RETRY_MS);
+                    } catch (InterruptedException ie) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Thread.join that an interrupt does not cut short (it is kept for the caller). */
+    static void joinUninterruptibly(Thread t, long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean interrupted = false;
+        while (t.isAlive() && System.nanoTime() - deadline < 0) {
+            try {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
