@@ -1,9 +1,8 @@
 package io.jroce.tools.rping;
 
+import io.jroce.rnic.cm.api.HostRoute;
 import io.jroce.tools.DeviceOptions;
-import io.jroce.verbs.AddressVector;
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -83,19 +82,10 @@ record DevicePlan(List<String> addresses, InetAddress local, InetAddress destina
         return local == null ? null : new InetSocketAddress(local, port);
     }
 
-    /**
-     * The source address the kernel picks for {@code destination}: what a UDP socket connected there
-     * is bound to (connect on a datagram socket only looks up the route).
-     */
+    /** The source address the kernel picks for {@code destination} (the host's route). */
     static InetAddress routeSource(InetAddress destination) throws IOException {
-        try (DatagramSocket s = new DatagramSocket()) {
-            s.connect(new InetSocketAddress(destination, AddressVector.ROCE_V2_PORT));
-            InetAddress source = s.getLocalAddress();
-            if (source == null || source.isAnyLocalAddress()) {
-                throw new IOException("no route to " + destination.getHostAddress());
-            }
-            return source;
-        }
+        return HostRoute.sourceFor(destination)
+            .orElseThrow(() -> new IOException("no route to " + destination.getHostAddress()));
     }
 
     /**

@@ -39,12 +39,18 @@ public final class CmDevices {
 
     /**
      * The device to reach {@code destination} from: the one that owns it (a connection to itself),
-     * else the first with an address of the same family.
+     * else the one that owns the source address of the host's route there ({@link HostRoute}: the
+     * device on the interface whose subnet or gateway reaches it, as the kernel's route lookup picks
+     * the netdev), else the first with an address of the same family.
      */
     static CmDevice reaching(InetAddress destination) {
         CmDevice own = owning(destination);
         if (own != null) {
             return own;
+        }
+        CmDevice routed = HostRoute.sourceFor(destination).map(CmDevices::owning).orElse(null);
+        if (routed != null) {
+            return routed;
         }
         boolean v4 = destination instanceof Inet4Address;
         for (CmDevice d : DEVICES) {
