@@ -396,10 +396,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     private void onReq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
         req.wrap(mad, 0);
-        if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
-            counters.increment(Counter.CM_DROP_BAD_MAD); // UC/RD connections are not offered
-            return;
-        }
         RemoteId remote = new RemoteId(req.localCommId(), req.localCaGuid());
         CmConnection existing = byRemoteId.get(remote);
         if (existing != null) {
@@ -439,6 +435,14 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             writer.rej(tid, 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_INVALID_GID,
                 localGid, NO_PRIVATE_DATA);
             transmit(writer.buffer(), localGid, peerGid, peerPort);
+            return;
+        }
+        if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
+            // UC and RD are not offered. The kernel's CM takes the REQ; the CMA's cma_check_req_qp_type
+            // then fails it against the listener's RC QP type and cm_destroy_id answers REJ 28 from
+            // REQ_RCVD: the peer hears at once, rather than after its REQ's retries.
+            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_CONSUMER_DEFINED,
+                localGid, peerGid);
             return;
         }
         CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort,

@@ -235,9 +235,12 @@ class CmAttackTest {
         inject(req(0x2004, 7, r -> r.serviceId(0x0111_0000L | 7174))); // UDP
         assertEquals(0, eventsB.requests.size());
         assertEquals(0, cmB.connections());
-        assertEquals(2L, count(devB, "cm_drop_bad_mad"));
-        assertEquals(2, fromB.stream().filter(m -> attribute(m) == MadHeaderFlyweight.ATTR_REJ).count(),
-            "REJ 8 for the services nobody listens to, one per REQ, no larger than it (cm_issue_rej)");
+        assertEquals(0L, count(devB, "cm_drop_bad_mad"));
+        List<Integer> reasons = fromB.stream().filter(m -> attribute(m) == MadHeaderFlyweight.ATTR_REJ)
+            .map(m -> new CmRejFlyweight().wrap(new UnsafeBuffer(m), 0).reason()).toList();
+        assertEquals(List.of(28, 28, 8, 8), reasons,
+            "REJ 28 for UC and RD (the CMA's QP type check), REJ 8 for the services nobody listens to: one per "
+            + "REQ, no larger than it (cm_issue_rej)");
     }
 
     /**
