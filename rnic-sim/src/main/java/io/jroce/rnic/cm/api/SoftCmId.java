@@ -573,12 +573,18 @@ final class SoftCmId implements RdmaCmId {
 
     /**
      * Active UD: the SIDR_REP arrived ({@code cma_sidr_rep_handler}): status 0 is ESTABLISHED with the
-     * peer's address, QP and Q_Key; any other status UNREACHABLE with the status as the event's.
+     * peer's address, QP and Q_Key; any other status UNREACHABLE with the status as the event's. A Q_Key
+     * other than the ID's (set with its QP, {@code cma_set_qkey}) is ADDR_ERROR, -EINVAL.
      */
     void onSidrReply(SidrReply r) {
         if (r.status() != CmSidrRepFlyweight.STATUS_SUCCESS) {
             state = State.REJECTED;
             post(RdmaCmEventType.UNREACHABLE, r.status(), null, r.privateData(), null, null);
+            return;
+        }
+        if (r.qKey() != RDMA_UDP_QKEY) {
+            state = State.REJECTED;
+            post(RdmaCmEventType.ADDR_ERROR, EINVAL, null, r.privateData(), null, null);
             return;
         }
         state = State.ESTABLISHED;
