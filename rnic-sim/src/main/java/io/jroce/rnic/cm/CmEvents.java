@@ -26,7 +26,7 @@ public interface CmEvents {
     default void onRejected(CmConnection c, int reason) {
     }
 
-    /** The REQ or REP went unanswered through every retry; {@code c} is gone. */
+    /** The REQ, REP or SIDR_REQ went unanswered through every retry; {@code c} is gone. */
     default void onUnreachable(CmConnection c) {
     }
 
@@ -35,6 +35,20 @@ public interface CmEvents {
      * or the DREP to this side's DREQ arrived, or the DREQ went unanswered through every retry.
      */
     default void onDisconnected(CmConnection c) {
+    }
+
+    /**
+     * Passive UD: a SIDR_REQ for a listened service made {@code c} (state SIDR_REQ_RCVD); answer with
+     * {@link ConnectionManager#sidrAccept} or {@link ConnectionManager#sidrReject}.
+     */
+    default void onSidrRequest(CmConnection c, SidrRequest request) {
+    }
+
+    /**
+     * Active UD: the SIDR_REP arrived; {@code c} is done (the kernel's ID goes back to IDLE). Status 0
+     * means the reply's QPN and Q_Key serve the service.
+     */
+    default void onSidrReply(CmConnection c, SidrReply reply) {
     }
 
     /** TimeWait ended: {@code c} has left the manager and its QP may be reused. */

@@ -7,7 +7,7 @@ import io.jroce.stack.stats.Counters;
 /**
  * Counts a device's CM messages by attribute, received and sent ({@code cm_rx_req}, {@code cm_tx_rep},
  * ...), as the kernel's CM counts them per port ({@code cm_rx_msgs} and {@code cm_tx_msgs} in sysfs,
- * cm.c {@code cm_counter_attr}); a retransmission is sent again and counted again. SIDR, LAP and APR
+ * cm.c {@code cm_counter_attr}); a retransmission is sent again and counted again. LAP and APR
  * are not handled and not counted here (a received one is counted as {@code cm_drop_bad_mad}).
  */
 final class CmMessageCounts {
@@ -26,6 +26,8 @@ final class CmMessageCounts {
             case MadHeaderFlyweight.ATTR_RTU -> Counter.CM_RX_RTU;
             case MadHeaderFlyweight.ATTR_DREQ -> Counter.CM_RX_DREQ;
             case MadHeaderFlyweight.ATTR_DREP -> Counter.CM_RX_DREP;
+            case MadHeaderFlyweight.ATTR_SIDR_REQ -> Counter.CM_RX_SIDR_REQ;
+            case MadHeaderFlyweight.ATTR_SIDR_REP -> Counter.CM_RX_SIDR_REP;
             default -> null;
         };
         if (c != null) {
@@ -42,6 +44,8 @@ final class CmMessageCounts {
             case MadHeaderFlyweight.ATTR_RTU -> Counter.CM_TX_RTU;
             case MadHeaderFlyweight.ATTR_DREQ -> Counter.CM_TX_DREQ;
             case MadHeaderFlyweight.ATTR_DREP -> Counter.CM_TX_DREP;
+            case MadHeaderFlyweight.ATTR_SIDR_REQ -> Counter.CM_TX_SIDR_REQ;
+            case MadHeaderFlyweight.ATTR_SIDR_REP -> Counter.CM_TX_SIDR_REP;
             default -> throw new IllegalStateException("the CM sends no attribute 0x" + Integer.toHexString(attributeId));
         };
         counters.increment(c);

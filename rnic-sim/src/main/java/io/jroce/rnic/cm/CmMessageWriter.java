@@ -12,6 +12,8 @@ import io.jroce.stack.mad.CmRejFlyweight;
 import io.jroce.stack.mad.CmRepFlyweight;
 import io.jroce.stack.mad.CmReqFlyweight;
 import io.jroce.stack.mad.CmRtuFlyweight;
+import io.jroce.stack.mad.CmSidrRepFlyweight;
+import io.jroce.stack.mad.CmSidrReqFlyweight;
 import io.jroce.stack.mad.MadHeaderFlyweight;
 
 /**
@@ -41,6 +43,8 @@ final class CmMessageWriter {
     private final CmMraFlyweight mra = new CmMraFlyweight();
     private final CmDreqFlyweight dreq = new CmDreqFlyweight();
     private final CmDrepFlyweight drep = new CmDrepFlyweight();
+    private final CmSidrReqFlyweight sidrReq = new CmSidrReqFlyweight();
+    private final CmSidrRepFlyweight sidrRep = new CmSidrRepFlyweight();
 
     /** The last message built: {@link Gsi#MAD_LENGTH} bytes from index 0. */
     DirectBuffer buffer() {
@@ -141,5 +145,25 @@ final class CmMessageWriter {
         drep.wrap(out, 0).clear();
         header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_DREP, tid);
         drep.localCommId(localCommId).remoteCommId(remoteCommId);
+    }
+
+    /** A SIDR_REQ (IBTA 12.11.1) as {@code cm_format_sidr_req} fills it: the request ID is the local ID. */
+    void sidrReq(CmConnection c, byte[] privateData) {
+        sidrReq.wrap(out, 0).clear();
+        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_SIDR_REQ, c.tid);
+        sidrReq.requestId(c.localCommId).partitionKey(DEFAULT_PKEY).serviceId(c.serviceId);
+        sidrReq.putPrivateData(privateData, 0, privateData.length);
+    }
+
+    /**
+     * A SIDR_REP (IBTA 12.11.2) as {@code cm_format_sidr_rep} fills it: the request's TID, request ID
+     * and service ID echoed, no additional information.
+     */
+    void sidrRep(long tid, int requestId, long serviceId, int status, int qpn, int qKey, byte[] privateData) {
+        sidrRep.wrap(out, 0).clear();
+        header.wrap(out, 0).cmSend(MadHeaderFlyweight.ATTR_SIDR_REP, tid);
+        sidrRep.requestId(requestId).status(status).additionalInfoLength(0).qpn(qpn & 0xFFFFFF).serviceId(serviceId)
+            .qKey(qKey);
+        sidrRep.putPrivateData(privateData, 0, privateData.length);
     }
 }

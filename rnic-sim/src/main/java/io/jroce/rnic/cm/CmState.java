@@ -31,5 +31,9 @@ public enum CmState {
     /** A DREQ arrived and was reported; the consumer answers with its own disconnect (a DREP). */
     DREQ_RCVD,
     /** Disconnected; waiting for stray packets to die before the IDs may be used again. */
-    TIMEWAIT
+    TIMEWAIT,
+    /** Active UD: the SIDR_REQ is sent (and retransmitted) until the SIDR_REP (IBTA 12.11). */
+    SIDR_REQ_SENT,
+    /** Passive UD: a SIDR_REQ arrived and was reported; the consumer answers with a SIDR_REP. */
+    SIDR_REQ_RCVD
 }

@@ -34,6 +34,15 @@ public final class CmTimeouts {
     }
 
     /**
+     * The SIDR_REQ's retransmission interval: the CMA sets it to its CM response timeout alone
+     * ({@code cma_resolve_ib_udp}: {@code 1 << (CMA_CM_RESPONSE_TIMEOUT - 8)}), 4096 ms, with
+     * {@link #MAX_CM_RETRIES} retries.
+     */
+    public static long sidrIntervalMs() {
+        return convertToMs(CM_RESPONSE_TIMEOUT);
+    }
+
+    /**
      * How long TimeWait lasts ({@code cm_enter_timewait}): the address vector's timeout, the packet
      * life time + 1, converted: 2048 ms on RoCE.
      */

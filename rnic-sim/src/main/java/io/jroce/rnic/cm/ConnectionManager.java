@@ -23,6 +23,8 @@ import io.jroce.stack.mad.CmRejFlyweight;
 import io.jroce.stack.mad.CmRepFlyweight;
 import io.jroce.stack.mad.CmReqFlyweight;
 import io.jroce.stack.mad.CmRtuFlyweight;
+import io.jroce.stack.mad.CmSidrRepFlyweight;
+import io.jroce.stack.mad.CmSidrReqFlyweight;
 import io.jroce.stack.mad.CmTransactionId;
 import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.stats.Counter;
@@ -30,7 +32,8 @@ import io.jroce.stack.stats.Counters;
 import io.jroce.verbs.Gid;
 
 /**
- * A device's Communication Manager for RC connections (IBTA Vol. 1 chapter 12), behaving on the wire
+ * A device's Communication Manager for RC connections and UD service ID resolution (SIDR, IBTA Vol. 1
+ * chapter 12 and 12.11), behaving on the wire
  * as the Linux kernel's {@code cm.c} does under RDMA CM. It is the handler of the device's GSI:
  * {@link #onMad} takes every CM MAD, {@link #onTimer} expires its retransmission and TimeWait timers.
  * The consumer's methods ({@link #listen}, {@link #connect}, {@link #accept}, {@link #ready},
@@ -42,6 +45,8 @@ import io.jroce.verbs.Gid;
 public final class ConnectionManager implements MadHandler, CommEstablishedListener {
     /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
     public static final int PORT_SPACE_TCP = 0x0106;
+    /** RDMA CM's UDP port space ({@code RDMA_PS_UDP}): UD QPs, resolved by SIDR. */
+    public static final int PORT_SPACE_UDP = 0x0111;
     private static final long NS_PER_MS = 1_000_000L;
     private static final byte[] NO_PRIVATE_DATA = new byte[0];
     /** What a destroyed connection reports: nothing (the kernel calls no handler of a destroyed ID). */
@@ -63,6 +68,11 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     private final Map<Integer, CmConnection> byLocalQpn = new HashMap<>();
     private final Map<Long, CmEvents> listeners = new HashMap<>();
     /**
+     * Passive SIDR requests not yet answered ({@code cm_insert_remote_sidr}), by request ID and the
+     * requester's GID: a repeat while unanswered is dropped; once answered, a repeat is a new request.
+     */
+    private final Map<RemoteSidr, CmConnection> bySidrRequest = new HashMap<>();
+    /**
      * The connections whose timer runs, earliest deadline first: a tick looks only at those due, so
      * its cost does not grow with the connections held (a walk over all of them on every expiry let
      * many idle connections slow the I/O thread), and an exception in one expiry leaves the other
@@ -83,6 +93,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     private final CmMraFlyweight mra = new CmMraFlyweight();
     private final CmDreqFlyweight dreq = new CmDreqFlyweight();
     private final CmDrepFlyweight drep = new CmDrepFlyweight();
+    private final CmSidrReqFlyweight sidrReq = new CmSidrReqFlyweight();
+    private final CmSidrRepFlyweight sidrRep = new CmSidrRepFlyweight();
     private final UnsafeBuffer pendingView = new UnsafeBuffer(0, 0);
     private final CmPathFlyweight path = new CmPathFlyweight();
     private final byte[] gidView = new byte[Gid.LENGTH];
@@ -93,6 +105,18 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     /** The kernel's second table keys a peer's connection on its QP and CA GUID. */
     private record RemoteQp(int qpn, long caGuid) {
+    }
+
+    /**
+     * A peer's SIDR request. The kernel keys it on the request ID and the requester's LID (0 on RoCE:
+     * {@code cm_insert_remote_sidr}, {@code sidr_slid}), so two hosts that draw one request ID collide
+     * there; jroce keys on the requester's GID instead, which keeps them apart.
+     */
+    private record RemoteSidr(int requestId, long gidHigh, long gidLow) {
+        static RemoteSidr of(int requestId, byte[] gid) {
+            UnsafeBuffer b = new UnsafeBuffer(gid);
+            return new RemoteSidr(requestId, b.getLong(0), b.getLong(8));
+        }
     }
 
     /**
@@ -126,6 +150,11 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         this.hiTid = 1 + random.nextInt(0xFFFF);
         gsi.handler(this);
         gsi.commEstablishedListener(this);
+    }
+
+    /** The service ID of a UDP port in RDMA CM's port space. */
+    public static long udpServiceId(int port) {
+        return ((long) PORT_SPACE_UDP << 16) | (port & 0xFFFF);
     }
 
     /** The service ID of a TCP port in RDMA CM's port space. */
@@ -178,6 +207,57 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         c.state = CmState.REQ_SENT;
         sendPending(c, gsi.nowNs());
         return c;
+    }
+
+    /**
+     * Active UD: sends a SIDR_REQ (IBTA 12.11.1) and retransmits it every {@link CmTimeouts#sidrIntervalMs}
+     * until the SIDR_REP, {@link CmTimeouts#MAX_CM_RETRIES} times, then reports {@link CmEvents#onUnreachable}
+     * ({@code ib_send_cm_sidr_req} with the CMA's values). The request ID is the connection's local comm ID,
+     * the TID formed from it as for a REQ. I/O thread.
+     */
+    public CmConnection sidrRequest(SidrParams p, CmEvents events) {
+        if (p.privateData().length > SidrParams.MAX_PRIVATE_DATA) {
+            throw new IllegalArgumentException("a SIDR_REQ carries at most " + SidrParams.MAX_PRIVATE_DATA
+                + " bytes of private data, got " + p.privateData().length);
+        }
+        CmConnection c = new CmConnection(true, newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
+            peerPort, events);
+        c.tid = CmTransactionId.form(hiTid, c.localCommId);
+        c.intervalNs = CmTimeouts.sidrIntervalMs() * NS_PER_MS;
+        c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
+        writer.sidrReq(c, p.privateData());
+        writer.copyTo(c.pending);
+        byLocalId.put(c.localCommId, c);
+        c.state = CmState.SIDR_REQ_SENT;
+        sendPending(c, gsi.nowNs());
+        return c;
+    }
+
+    /**
+     * Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 0 naming the UD QP {@code qpn}
+     * and its Q_Key ({@code ib_send_cm_sidr_rep}); the request is done. I/O thread.
+     */
+    public void sidrAccept(CmConnection c, int qpn, int qKey, byte[] privateData) {
+        sidrReply(c, CmSidrRepFlyweight.STATUS_SUCCESS, qpn, qKey, privateData);
+    }
+
+    /** Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 2, rejected ({@code rdma_reject}). I/O thread. */
+    public void sidrReject(CmConnection c, byte[] privateData) {
+        sidrReply(c, CmSidrRepFlyweight.STATUS_REJECT, 0, 0, privateData);
+    }
+
+    private void sidrReply(CmConnection c, int status, int qpn, int qKey, byte[] privateData) {
+        expect(c, CmState.SIDR_REQ_RCVD);
+        if (privateData.length > CmSidrRepFlyweight.PRIVATE_DATA_LENGTH) {
+            throw new IllegalArgumentException("a SIDR_REP carries at most " + CmSidrRepFlyweight.PRIVATE_DATA_LENGTH
+                + " bytes of private data, got " + privateData.length);
+        }
+        c.localQpn = qpn & 0xFFFFFF;
+        writer.sidrRep(c.tid, c.remoteCommId, c.serviceId, status, qpn, qKey, privateData);
+        send(c);
+        // cm_send_sidr_rep_locked: the ID goes back to IDLE and leaves the remote SIDR table.
+        forget(c);
+        c.state = CmState.IDLE;
     }
 
     /** Passive: answers the REQ with a REP (IBTA 12.6.8), retransmitted as the REQ asked, until the RTU. I/O thread. */
@@ -291,6 +371,12 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             }
             case DREQ_SENT -> enterTimeWait(c, now);
             case DREQ_RCVD -> disconnect(c);
+            // cm_destroy_id: a SIDR_REQ out is cancelled silently; one received unanswered gets status 2.
+            case SIDR_REQ_SENT -> {
+                forget(c);
+                c.state = CmState.IDLE;
+            }
+            case SIDR_REQ_RCVD -> sidrReject(c, NO_PRIVATE_DATA);
             default -> {
                 // TIMEWAIT runs out by itself (it still answers the peer's repeats); IDLE is gone.
             }
@@ -342,7 +428,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
             case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid, nowNs);
             case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
-            default -> counters.increment(Counter.CM_DROP_BAD_MAD); // SIDR (UD) and LAP/APR are not handled
+            case MadHeaderFlyweight.ATTR_SIDR_REQ -> onSidrReq(mad, peerGid, localGid);
+            case MadHeaderFlyweight.ATTR_SIDR_REP -> onSidrRep(mad, peerGid);
+            default -> counters.increment(Counter.CM_DROP_BAD_MAD); // LAP/APR are not handled
         }
     }
 
@@ -693,6 +781,66 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         c.events.onDisconnected(c);
     }
 
+    /**
+     * cm_sidr_req_handler: a repeat of a request still unanswered is dropped (the kernel counts it as a
+     * duplicate); a service nobody listens on gets a SIDR_REP of status 1 at once, echoing the request's
+     * TID, request ID and service ID; otherwise the listener hears of it.
+     */
+    private void onSidrReq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
+        sidrReq.wrap(mad, 0);
+        RemoteSidr key = RemoteSidr.of(sidrReq.requestId(), peerGid);
+        if (bySidrRequest.containsKey(key)) {
+            counters.increment(Counter.CM_DROP_UNEXPECTED);
+            return;
+        }
+        long tid = header.wrap(mad, 0).transactionId();
+        CmEvents listener = listeners.get(sidrReq.serviceId());
+        if (listener == null) {
+            writer.sidrRep(tid, sidrReq.requestId(), sidrReq.serviceId(), CmSidrRepFlyweight.STATUS_UNSUPPORTED, 0, 0,
+                NO_PRIVATE_DATA);
+            transmit(writer.buffer(), localGid, peerGid, peerPort);
+            return;
+        }
+        CmConnection c = new CmConnection(false, newLocalCommId(), sidrReq.serviceId(), localGid, peerGid, peerPort,
+            listener);
+        c.remoteCommId = sidrReq.requestId();
+        c.tid = tid;
+        c.state = CmState.SIDR_REQ_RCVD;
+        byLocalId.put(c.localCommId, c);
+        bySidrRequest.put(key, c);
+        byte[] privateData = new byte[CmSidrReqFlyweight.PRIVATE_DATA_LENGTH];
+        sidrReq.getPrivateData(privateData, 0, privateData.length);
+        listener.onSidrRequest(c, new SidrRequest(sidrReq.serviceId(), sidrReq.partitionKey(), privateData));
+    }
+
+    /**
+     * cm_sidr_rep_handler: the reply names its request by request ID, the requester's local ID; one that
+     * matches no request, or a request already answered, is dropped. jroce also wants it from the GID the
+     * request went to (the kernel does not look), so that a reply from elsewhere cannot resolve it.
+     */
+    private void onSidrRep(DirectBuffer mad, byte[] peerGid) {
+        sidrRep.wrap(mad, 0);
+        if (sidrRep.additionalInfoLength() > CmSidrRepFlyweight.ADDITIONAL_INFO_LENGTH) {
+            counters.increment(Counter.CM_DROP_BAD_MAD);
+            return;
+        }
+        CmConnection c = byLocalId.get(sidrRep.requestId());
+        if (c == null || !c.active || !Arrays.equals(c.peerGid, peerGid)) {
+            counters.increment(Counter.CM_DROP_UNMATCHED);
+            return;
+        }
+        if (c.state != CmState.SIDR_REQ_SENT) {
+            counters.increment(Counter.CM_DROP_UNEXPECTED);
+            return;
+        }
+        forget(c);
+        c.state = CmState.IDLE;
+        c.remoteQpn = sidrRep.qpn();
+        byte[] privateData = new byte[CmSidrRepFlyweight.PRIVATE_DATA_LENGTH];
+        sidrRep.getPrivateData(privateData, 0, privateData.length);
+        c.events.onSidrReply(c, new SidrReply(sidrRep.status(), sidrRep.qpn(), sidrRep.qKey(), privateData));
+    }
+
     /** The connection both IDs name, or null (counted). */
     private CmConnection match(int localCommId, int remoteCommId) {
         CmConnection c = byLocalId.get(localCommId);
@@ -770,6 +918,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             byRemoteQp.remove(new RemoteQp(c.remoteQpn, c.remoteCaGuid), c);
         }
         byLocalQpn.remove(c.localQpn, c);
+        if (c.state == CmState.SIDR_REQ_RCVD) {
+            bySidrRequest.remove(RemoteSidr.of(c.remoteCommId, c.peerGid), c);
+        }
     }
 
     /** cm_send_dreq_locked: a DREQ with a TID formed of this side's own ID (the active side's REQ TID again). */

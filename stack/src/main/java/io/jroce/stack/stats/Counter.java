@@ -81,6 +81,8 @@ public enum Counter {
     CM_RX_RTU("cm_rx_rtu"),
     CM_RX_DREQ("cm_rx_dreq"),
     CM_RX_DREP("cm_rx_drep"),
+    CM_RX_SIDR_REQ("cm_rx_sidr_req"),
+    CM_RX_SIDR_REP("cm_rx_sidr_rep"),
     CM_TX_REQ("cm_tx_req"),
     CM_TX_MRA("cm_tx_mra"),
     CM_TX_REJ("cm_tx_rej"),
@@ -88,7 +90,9 @@ public enum Counter {
     CM_TX_RTU("cm_tx_rtu"),
     CM_TX_DREQ("cm_tx_dreq"),
     CM_TX_DREP("cm_tx_drep"),
-    /** CM: REQ, REP and DREQ sent again after their timer expired with no answer. */
+    CM_TX_SIDR_REQ("cm_tx_sidr_req"),
+    CM_TX_SIDR_REP("cm_tx_sidr_rep"),
+    /** CM: REQ, REP, DREQ and SIDR_REQ sent again after their timer expired with no answer. */
     CM_RETRANSMITS("cm_retransmits"),
     /**
      * CM: a REQ or REP from a peer QP (QPN and CA GUID) that still has a connection here, answered with

@@ -7,7 +7,7 @@ package io.jroce.verbs.cm;
 public enum PortSpace {
     /** Reliable connections (RC QPs), like TCP. */
     TCP(0x0106),
-    /** Unreliable datagrams (UD QPs, SIDR); not offered yet. */
+    /** Unreliable datagrams: UD QPs, whose connect resolves the peer's QP and Q_Key with SIDR (IBTA 12.11). */
     UDP(0x0111),
     /** Any QP type, the IB port space. */
     IB(0x013F);

@@ -14,6 +14,7 @@ public final class RdmaCmEvent {
     private final RdmaCmId listenId;
     private final byte[] privateData;
     private final ConnParam connParam;
+    private final RdmaUdParam udParam;
     private final Runnable onAck;
     private final AtomicBoolean acked = new AtomicBoolean();
 
@@ -24,6 +25,15 @@ public final class RdmaCmEvent {
      */
     public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
                        ConnParam connParam, Runnable onAck) {
+        this(type, status, id, listenId, privateData, connParam, null, onAck);
+    }
+
+    /**
+     * @param udParam what an active UD ID's ESTABLISHED carries ({@code param.ud}), else null
+     */
+    public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
+                       ConnParam connParam, RdmaUdParam udParam, Runnable onAck) {
+        this.udParam = udParam;
         this.type = type;
         this.status = status;
         this.id = id;
@@ -39,7 +49,8 @@ public final class RdmaCmEvent {
 
     /**
      * 0 on success; for {@link RdmaCmEventType#REJECTED} the REJ's reason (8 no listener, 28 consumer
-     * defined, IBTA 12.6.7); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT).
+     * defined, IBTA 12.6.7); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT), or on a UD ID the
+     * SIDR_REP's status (1 no listener, 2 rejected), as the kernel's {@code cma_sidr_rep_handler} reports it.
      */
     public int status() {
         return status;
@@ -57,7 +68,8 @@ public final class RdmaCmEvent {
 
     /**
      * The peer's private data (a copy), padded as the message carries it: a REQ's 56 bytes after the
-     * RDMA CM header, a REP's 196, a REJ's 148; empty when the event carries none.
+     * RDMA CM header, a REP's 196, a REJ's 148, a SIDR_REQ's 180 after the header, a SIDR_REP's 136;
+     * empty when the event carries none.
      */
     public byte[] privateData() {
         return privateData.clone();
@@ -66,6 +78,14 @@ public final class RdmaCmEvent {
     /** The peer's connection values (CONNECT_REQUEST, ESTABLISHED on the active side), else null. */
     public ConnParam connParam() {
         return connParam;
+    }
+
+    /**
+     * A UD ID's ESTABLISHED (active side): the peer's address, QP and Q_Key from its SIDR_REP
+     * ({@code struct rdma_ud_param}); null for other events.
+     */
+    public RdmaUdParam udParam() {
+        return udParam;
     }
 
     /** Acknowledges the event ({@code rdma_ack_cm_event}); later calls do nothing. */

@@ -16,11 +16,11 @@ public enum RdmaCmEventType {
     CONNECT_RESPONSE,
     /** The connection could not be set up here (e.g. the QP could not reach RTR with the peer's values). */
     CONNECT_ERROR,
-    /** The REQ or REP went unanswered through every retry. */
+    /** The REQ, REP or SIDR_REQ went unanswered through every retry, or a SIDR_REP's status was not 0. */
     UNREACHABLE,
     /** The peer rejected the connection; the status is the REJ's reason (IBTA 12.6.7). */
     REJECTED,
-    /** The connection is up: RTU sent (active) or received (passive). */
+    /** The connection is up: RTU sent (active) or received (passive); on a UD ID, the SIDR_REP's success (active only). */
     ESTABLISHED,
     /** A DREQ arrived, or the DREP to this side's DREQ, or the DREQ went unanswered. */
     DISCONNECTED,

@@ -36,16 +36,29 @@ public interface RdmaCmId extends AutoCloseable {
     /** {@code rdma_resolve_route}: the path to the resolved destination; ROUTE_RESOLVED follows. */
     void resolveRoute(int timeoutMs);
 
-    /** {@code rdma_create_qp}: an RC QP on {@code pd} (of this ID's device), moved to INIT. */
+    /**
+     * {@code rdma_create_qp}: an RC QP on {@code pd} (of this ID's device), moved to INIT; for
+     * {@link PortSpace#UDP} a UD QP, moved through INIT (Q_Key 0x01234567) to RTS as librdmacm does.
+     */
     QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes);
 
-    /** {@code rdma_connect}: sends the REQ; ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows. */
+    /**
+     * {@code rdma_connect}: sends the REQ; ESTABLISHED, REJECTED, UNREACHABLE or CONNECT_ERROR follows.
+     * On a {@link PortSpace#UDP} ID it sends a SIDR_REQ: ESTABLISHED (with {@link RdmaCmEvent#udParam()})
+     * or UNREACHABLE follows.
+     */
     void connect(ConnParam param);
 
-    /** {@code rdma_accept}: moves the QP to RTR and RTS and sends the REP; ESTABLISHED follows the RTU. */
+    /**
+     * {@code rdma_accept}: moves the QP to RTR and RTS and sends the REP; ESTABLISHED follows the RTU.
+     * On a {@link PortSpace#UDP} ID it sends the SIDR_REP naming the ID's UD QP; no event follows.
+     */
     void accept(ConnParam param);
 
-    /** {@code rdma_reject}: answers a CONNECT_REQUEST with REJ reason 28 (consumer defined). */
+    /**
+     * {@code rdma_reject}: answers a CONNECT_REQUEST with REJ reason 28 (consumer defined); on a
+     * {@link PortSpace#UDP} ID with a SIDR_REP of status 2 (rejected).
+     */
     void reject(byte[] privateData);
 
     /** {@code rdma_disconnect}: the QP to ERR, then a DREQ (or the DREP to the peer's DREQ). */

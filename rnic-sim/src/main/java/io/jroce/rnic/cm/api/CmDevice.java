@@ -11,6 +11,8 @@ import io.jroce.rnic.cm.CmEvents;
 import io.jroce.rnic.cm.ConnectReply;
 import io.jroce.rnic.cm.ConnectRequest;
 import io.jroce.rnic.cm.ConnectionManager;
+import io.jroce.rnic.cm.SidrReply;
+import io.jroce.rnic.cm.SidrRequest;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.ProtectionDomain;
@@ -122,6 +124,27 @@ final class CmDevice implements CmEvents {
         SoftCmId child = listener.onConnectRequest(c, request);
         if (child != null) {
             connections.put(c, child);
+        }
+    }
+
+    @Override
+    public void onSidrRequest(CmConnection c, SidrRequest request) {
+        SoftCmId listener = listeners.get(c.serviceId());
+        if (listener == null) {
+            cm().sidrReject(c, new byte[0]); // cma_find_listener finds no ID: cm_destroy_id answers status 2
+            return;
+        }
+        SoftCmId child = listener.onSidrRequest(c, request);
+        if (child != null) {
+            connections.put(c, child);
+        }
+    }
+
+    @Override
+    public void onSidrReply(CmConnection c, SidrReply reply) {
+        SoftCmId id = connections.remove(c);
+        if (id != null) {
+            id.onSidrReply(reply);
         }
     }
 

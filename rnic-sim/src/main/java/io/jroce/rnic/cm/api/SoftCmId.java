@@ -19,6 +19,10 @@ import io.jroce.rnic.cm.CmState;
 import io.jroce.rnic.cm.ConnectParams;
 import io.jroce.rnic.cm.ConnectReply;
 import io.jroce.rnic.cm.ConnectRequest;
+import io.jroce.rnic.cm.SidrParams;
+import io.jroce.rnic.cm.SidrReply;
+import io.jroce.rnic.cm.SidrRequest;
+import io.jroce.stack.mad.CmSidrRepFlyweight;
 import io.jroce.stack.mad.CmaHeaderFlyweight;
 import io.jroce.stack.stats.Counter;
 import io.jroce.verbs.AccessFlags;
@@ -44,6 +48,7 @@ import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
+import io.jroce.verbs.cm.RdmaUdParam;
 
 /**
  * An RDMA CM ID over a device's {@link io.jroce.rnic.cm.ConnectionManager}. The application's calls
@@ -69,6 +74,10 @@ final class SoftCmId implements RdmaCmId {
     static final int ETIMEDOUT = -110;
     private static final int EINVAL = -22;
     private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
+    /** A SIDR_REQ's 216 bytes of private data less the RDMA CM header: 180 ({@code cma_user_data_offset}). */
+    private static final int MAX_SIDR_REQ_PRIVATE_DATA = SidrParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
+    /** The Q_Key of the UDP port space ({@code RDMA_UDP_QKEY}, cma.c {@code cma_set_default_qkey}). */
+    static final int RDMA_UDP_QKEY = 0x01234567;
     /**
      * The largest backlog, and the one a backlog of 0 or less gets: ucma.c's {@code max_backlog}
      * (sysctl net.rdma_ucm.max_backlog, 1024 by default), which {@code ucma_listen} applies the same way.
@@ -150,9 +159,6 @@ final class SoftCmId implements RdmaCmId {
     @Override
     public synchronized void listen(int backlog) {
         expect(State.BOUND);
-        if (portSpace == PortSpace.UDP) {
-            throw new InvalidAttributeException("the UDP port space (SIDR) is not offered yet");
-        }
         long serviceId = portSpace.serviceId(local.getPort());
         // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
         this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
@@ -216,6 +222,9 @@ final class SoftCmId implements RdmaCmId {
             throw new InvalidAttributeException("the protection domain is of device " + pd.device().name()
                 + ", the ID's is " + dev.device.name());
         }
+        if (portSpace == PortSpace.UDP) {
+            return createUdQp(pd, attributes);
+        }
         if (attributes.type() != QpType.RC) {
             throw new InvalidAttributeException("only RC QPs are connected through the CM yet, not " + attributes.type());
         }
@@ -225,18 +234,37 @@ final class SoftCmId implements RdmaCmId {
         return q;
     }
 
+    /**
+     * rdma_create_qp on a UD ID ({@code ucma_init_ud_qp}): INIT with the attributes the kernel gives
+     * ({@code rdma_init_qp_attr}: P_Key index, port, the port space's Q_Key), then RTR, then RTS with SQ PSN 0.
+     */
+    private QueuePair createUdQp(ProtectionDomain pd, QpInitAttributes attributes) {
+        if (attributes.type() != QpType.UD) {
+            throw new InvalidAttributeException("an ID of the UDP port space takes a UD QP, not " + attributes.type());
+        }
+        QueuePair q = pd.createQp(attributes);
+        try {
+            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(RDMA_UDP_QKEY));
+            q.modify(new QpAttributes().state(QpState.RTR));
+            q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
+        } catch (VerbsException e) {
+            q.close();
+            throw e;
+        }
+        qp = q;
+        return q;
+    }
+
     @Override
     public synchronized void connect(ConnParam p) {
         Arguments.notNull(p, "connection parameters");
         expect(State.ROUTE_RESOLVED);
-        if (portSpace == PortSpace.UDP) {
-            throw new InvalidAttributeException("the UDP port space (SIDR) is not offered yet");
-        }
         requireQp();
         byte[] user = p.privateData();
-        if (user.length > MAX_REQ_PRIVATE_DATA) {
-            throw new InvalidAttributeException("a REQ carries at most " + MAX_REQ_PRIVATE_DATA
-                + " bytes of private data after the RDMA CM header, got " + user.length);
+        int max = portSpace == PortSpace.UDP ? MAX_SIDR_REQ_PRIVATE_DATA : MAX_REQ_PRIVATE_DATA;
+        if (user.length > max) {
+            throw new InvalidAttributeException("a " + (portSpace == PortSpace.UDP ? "SIDR_REQ" : "REQ")
+                + " carries at most " + max + " bytes of private data after the RDMA CM header, got " + user.length);
         }
         // cma_format_hdr: the header, then the consumer's private data.
         byte[] privateData = new byte[CmaHeaderFlyweight.LENGTH + user.length];
@@ -246,6 +274,10 @@ final class SoftCmId implements RdmaCmId {
         headerAddress(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
         System.arraycopy(user, 0, privateData, CmaHeaderFlyweight.LENGTH, user.length);
         param = p;
+        if (portSpace == PortSpace.UDP) {
+            connectUd(privateData);
+            return;
+        }
         psn = ThreadLocalRandom.current().nextInt(0x1000000);
         ConnectParams cp = new ConnectParams(portSpace.serviceId(peer.getPort()), localGid.toBytes(), peerGid.toBytes(),
             qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(), clamp(p.retryCount()),
@@ -263,11 +295,31 @@ final class SoftCmId implements RdmaCmId {
         }
     }
 
+    /** cma_resolve_ib_udp: a SIDR_REQ for the peer's port in the UDP port space. */
+    private void connectUd(byte[] privateData) {
+        SidrParams sp = new SidrParams(portSpace.serviceId(peer.getPort()), localGid.toBytes(), peerGid.toBytes(),
+            privateData);
+        state = State.CONNECTING;
+        try {
+            onIo(() -> {
+                conn = dev.cm().sidrRequest(sp, dev);
+                dev.track(conn, this);
+            });
+        } catch (RuntimeException e) {
+            state = State.ROUTE_RESOLVED;
+            throw e;
+        }
+    }
+
     @Override
     public synchronized void accept(ConnParam p) {
         Arguments.notNull(p, "connection parameters");
         expect(State.REQUEST);
         requireQp();
+        if (portSpace == PortSpace.UDP) {
+            acceptUd(p.privateData());
+            return;
+        }
         if (p.privateData().length > AcceptParams.MAX_PRIVATE_DATA) {
             throw new InvalidAttributeException("a REP carries at most " + AcceptParams.MAX_PRIVATE_DATA
                 + " bytes of private data, got " + p.privateData().length);
@@ -301,12 +353,39 @@ final class SoftCmId implements RdmaCmId {
         });
     }
 
+    /**
+     * rdma_accept on a UD ID ({@code cma_send_sidr_rep}): a SIDR_REP of status 0 naming this ID's QP and
+     * the port space's Q_Key. The passive side hears nothing more (no ESTABLISHED, as librdmacm).
+     */
+    private void acceptUd(byte[] privateData) {
+        if (privateData.length > CmSidrRepFlyweight.PRIVATE_DATA_LENGTH) {
+            throw new InvalidAttributeException("a SIDR_REP carries at most " + CmSidrRepFlyweight.PRIVATE_DATA_LENGTH
+                + " bytes of private data, got " + privateData.length);
+        }
+        onIo(() -> {
+            if (conn.state() != CmState.SIDR_REQ_RCVD) {
+                throw new InvalidStateException("the SIDR request was already answered (" + conn.state() + ")");
+            }
+            dev.cm().sidrAccept(conn, qp.qpNum(), RDMA_UDP_QKEY, privateData);
+            dev.untrack(conn);
+        });
+        state = State.ESTABLISHED;
+    }
+
     @Override
     public synchronized void reject(byte[] privateData) {
         Arguments.notNull(privateData, "private data");
         expect(State.REQUEST);
+        if (portSpace == PortSpace.UDP && privateData.length > CmSidrRepFlyweight.PRIVATE_DATA_LENGTH) {
+            throw new InvalidAttributeException("a SIDR_REP carries at most " + CmSidrRepFlyweight.PRIVATE_DATA_LENGTH
+                + " bytes of private data, got " + privateData.length);
+        }
         onIo(() -> {
-            dev.cm().reject(conn, privateData);
+            if (portSpace == PortSpace.UDP) {
+                dev.cm().sidrReject(conn, privateData); // cma_send_sidr_rep(IB_SIDR_REJECT)
+            } else {
+                dev.cm().reject(conn, privateData);
+            }
             dev.untrack(conn);
         });
         state = State.REJECTED;
@@ -455,6 +534,64 @@ final class SoftCmId implements RdmaCmId {
         return child;
     }
 
+    /**
+     * On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused with
+     * a SIDR_REP of status 2 (the kernel's {@code cm_destroy_id} in SIDR_REQ_RCVD when
+     * {@code cma_ib_req_handler} fails, a full backlog included).
+     */
+    SoftCmId onSidrRequest(CmConnection c, SidrRequest r) {
+        byte[] pd = r.privateData();
+        // A SIDR_REQ names no GID of ours: the address it arrived on stands for the requested one.
+        String refusal = CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), c.localGid(),
+            localGid);
+        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
+        if (refusal != null) {
+            LOG.debug("{}: SIDR_REQ refused (status 2): {}", dev.device.name(), refusal);
+            dev.cm().sidrReject(c, new byte[0]);
+            return null;
+        }
+        if (requestsQueued.get() >= backlog) {
+            dev.cm().sidrReject(c, new byte[0]);
+            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
+            return null;
+        }
+        int ipVersion = h.ipVersion();
+        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        SoftCmId child = new SoftCmId(channel, portSpace);
+        child.useDevice(dev, localGid, this.local.getPort());
+        child.peerGid = src;
+        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
+        child.conn = c;
+        child.state = State.REQUEST;
+        channel.adopt(child);
+        requestsQueued.incrementAndGet();
+        // cma_ib_req_handler: a UD request's private data is what follows the header, 216 - 36 bytes.
+        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
+            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), new ConnParam());
+        return child;
+    }
+
+    /**
+     * Active UD: the SIDR_REP arrived ({@code cma_sidr_rep_handler}): status 0 is ESTABLISHED with the
+     * peer's address, QP and Q_Key; any other status UNREACHABLE with the status as the event's. A Q_Key
+     * other than the ID's (set with its QP, {@code cma_set_qkey}) is ADDR_ERROR, -EINVAL.
+     */
+    void onSidrReply(SidrReply r) {
+        if (r.status() != CmSidrRepFlyweight.STATUS_SUCCESS) {
+            state = State.REJECTED;
+            post(RdmaCmEventType.UNREACHABLE, r.status(), null, r.privateData(), null, null);
+            return;
+        }
+        if (r.qKey() != RDMA_UDP_QKEY) {
+            state = State.REJECTED;
+            post(RdmaCmEventType.ADDR_ERROR, EINVAL, null, r.privateData(), null, null);
+            return;
+        }
+        state = State.ESTABLISHED;
+        AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
+        post(RdmaCmEventType.ESTABLISHED, 0, null, r.privateData(), null, new RdmaUdParam(av, r.qpn(), r.qKey()));
+    }
+
     /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
     void requestTaken() {
         requestsQueued.decrementAndGet();
@@ -527,8 +664,14 @@ final class SoftCmId implements RdmaCmId {
     }
 
     private void post(RdmaCmEventType type, int status, SoftCmId listenId, byte[] privateData, ConnParam connParam) {
+        post(type, status, listenId, privateData, connParam, null);
+    }
+
+    private void post(RdmaCmEventType type, int status, SoftCmId listenId, byte[] privateData, ConnParam connParam,
+                      RdmaUdParam udParam) {
         unacked.incrementAndGet();
-        channel.post(new RdmaCmEvent(type, status, this, listenId, privateData, connParam, unacked::decrementAndGet));
+        channel.post(new RdmaCmEvent(type, status, this, listenId, privateData, connParam, udParam,
+            unacked::decrementAndGet));
     }
 
     private void requireQp() {

@@ -1,0 +1,318 @@
+package io.jroce.tests.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.jroce.rnic.SoftRnic;
+import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.testsupport.Tshark;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.AddressHandle;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmEvent;
+import io.jroce.verbs.cm.RdmaCmEventType;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
+import io.jroce.verbs.cm.RdmaUdParam;
+
+/**
+ * jroce's RDMA CM in the UDP port space (SIDR, IBTA 12.11) against librdmacm's {@code udaddy} on real
+ * rxe in a guest, both ways: udaddy's client resolves a jroce listener that answers its 10 datagrams as
+ * udaddy's server does (the reply's address from the receive's GRH, the QPN from its immediate data),
+ * and a jroce client resolves udaddy's server and exchanges its 10 datagrams each way. Both programs
+ * exit 0; the kernel's CM MADs are all taken (no {@code cm_drop_*}).
+ */
+@RequiresRxePeer
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class SidrRxeTest {
+    private static final Duration BOOT = Duration.ofMinutes(3);
+    private static final Duration RUN = Duration.ofMinutes(2);
+    private static final long WAIT_S = 180;
+    private static final int UDADDY_PORT = 7174;
+    /** udaddy's defaults: 10 messages of 100 bytes each way. */
+    private static final int MESSAGES = 10;
+    private static final int SIZE = 100;
+    private static final int GRH = 40;
+    private static final int SLOT = 256;
+    private static final int RDMA_UDP_QKEY = 0x01234567;
+
+    private static RdmaCmEvent next(RdmaEventChannel ch, RxePeer peer) throws InterruptedException {
+        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
+        assertNotNull(e, "no event within " + WAIT_S + " s\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
+        e.ack();
+        return e;
+    }
+
+    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer) throws InterruptedException {
+        RdmaCmEvent e = next(ch, peer);
+        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
+        return e;
+    }
+
+    /** rxe's {@code udaddy -s <host>} resolves a jroce UD listener, which answers as udaddy's server does. */
+    @Test
+    void udaddyClientResolvesAJroceListener() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-ud").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(4 * MESSAGES);
+                MemoryRegion mr = pd.allocateMemory(2 * MESSAGES * SLOT, AccessFlags.LOCAL_WRITE);
+                RdmaCmId listener = ch.createId(PortSpace.UDP);
+                listener.bindAddr(new InetSocketAddress(host, UDADDY_PORT));
+                listener.listen(4);
+                Path pcap = Path.of("/tmp/sidr-udaddy-client.pcap");
+                try (RxePeer peer = RxePeer.builder().name("rxe-udaddy-client").network(network)
+                         .command("udaddy -s " + host).start()) {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
+                    RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
+                    assertSame(listener, req.listenId());
+                    assertEquals(180, req.privateData().length);
+                    RdmaCmId conn = req.id();
+                    assertEquals(peer.ipv4(), conn.peerAddress().getAddress().getHostAddress());
+                    QueuePair qp = conn.createQp(pd, udInit(cq));
+                    for (int i = 0; i < MESSAGES; i++) {
+                        qp.postRecv(new ReceiveWorkRequest().wrId(i).sgList(ScatterGatherEntry.of(mr, (long) i * SLOT,
+                            GRH + SIZE)));
+                    }
+                    conn.accept(new ConnParam());
+
+                    int peerQpn = -1;
+                    for (int i = 0; i < MESSAGES; i++) {
+                        WorkCompletion wc = completion(cq, peer);
+                        assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                        assertEquals(WcOpcode.RECV, wc.opcode());
+                        assertEquals(GRH + SIZE, wc.byteLen());
+                        assertTrue(wc.withImm());
+                        assertEquals(wc.srcQp(), wc.immData(), "udaddy's immediate data is its QPN");
+                        assertEquals(peer.ipv4(), grhSource(mr, wc.wrId()).getHostAddress());
+                        peerQpn = wc.immData();
+                    }
+                    // create_reply_ah: the address from the GRH, the QPN from the immediate, this QP's Q_Key.
+                    AddressHandle ah = pd.createAddressHandle(new AddressVector()
+                        .destGid(Gid.of(grhSource(mr, 0))).sgidIndex(0));
+                    for (int i = 0; i < MESSAGES; i++) {
+                        qp.postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.SEND_WITH_IMM)
+                            .immData(qp.qpNum()).sendFlags(SendFlags.SIGNALED).ud(ah, peerQpn, RDMA_UDP_QKEY)
+                            .sgList(ScatterGatherEntry.of(mr, (long) (MESSAGES + i) * SLOT, SIZE)));
+                    }
+                    for (int i = 0; i < MESSAGES; i++) {
+                        WorkCompletion wc = completion(cq, peer);
+                        assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                        assertEquals(WcOpcode.SEND, wc.opcode());
+                    }
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    assertEquals(0, r.exitStatus(), r.console());
+                    assertLine(r, "data transfers complete");
+                    assertLine(r, "return status 0");
+                    cap.stop();
+                    cap.check();
+                    assertNoCmDrops(dev);
+                    assertEquals(1L, dev.counters().get("cm_rx_sidr_req"));
+                    assertEquals(1L, dev.counters().get("cm_tx_sidr_rep"));
+                    Tshark.ifInstalled().ifPresent(t -> assertMessages(t, pcap,
+                        List.of("ServiceIDResReq", "ServiceIDResReqResp")));
+                    ah.close();
+                    qp.close();
+                    conn.close();
+                    listener.close();
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * A jroce UD client resolves rxe's udaddy server: first a port nobody listens on (the kernel's
+     * SIDR_REP status 1, UNREACHABLE), then udaddy's; ESTABLISHED with udaddy's QPN and Q_Key, 10
+     * datagrams each way.
+     */
+    @Test
+    void jroceClientResolvesTheUdaddyServer() throws Exception {
+        try (RxeNetwork network = RxeNetwork.builder().create();
+             RxePeer peer = RxePeer.builder().name("rxe-udaddy-server").network(network)
+                 .command("udaddy").start()) {
+            String host = network.hostIpv4();
+            try (RdmaDevice dev = SoftRnic.builder().name("jroce-ud").address(host).open();
+                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
+                ProtectionDomain pd = dev.allocPd();
+                CompletionQueue cq = dev.createCq(4 * MESSAGES);
+                MemoryRegion mr = pd.allocateMemory(2 * MESSAGES * SLOT, AccessFlags.LOCAL_WRITE);
+                Path pcap = Path.of("/tmp/sidr-udaddy-server.pcap");
+                try {
+                    RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
+                    peer.awaitOutput("udaddy: starting server", BOOT);
+
+                    RdmaCmId refused = resolved(ch, host, peer.ipv4(), UDADDY_PORT + 1, pd, cq, peer);
+                    refused.connect(new ConnParam());
+                    assertEquals(1, expect(ch, RdmaCmEventType.UNREACHABLE, peer).status(), "IB_SIDR_UNSUPPORTED");
+                    refused.qp().close();
+                    refused.close();
+
+                    // udaddy prints "starting server" before it listens: a status 1 until then is retried.
+                    RdmaCmId id = null;
+                    RdmaCmEvent established = null;
+                    for (int attempt = 0; attempt < 20 && established == null; attempt++) {
+                        id = resolved(ch, host, peer.ipv4(), UDADDY_PORT, pd, cq, peer);
+                        for (int i = 0; i < MESSAGES; i++) {
+                            id.qp().postRecv(new ReceiveWorkRequest().wrId(i).sgList(
+                                ScatterGatherEntry.of(mr, (long) i * SLOT, GRH + SIZE)));
+                        }
+                        id.connect(new ConnParam());
+                        RdmaCmEvent e = next(ch, peer);
+                        if (e.type() == RdmaCmEventType.ESTABLISHED) {
+                            established = e;
+                        } else {
+                            assertEquals(RdmaCmEventType.UNREACHABLE, e.type(), e.toString());
+                            assertEquals(1, e.status(), e.toString());
+                            id.qp().close();
+                            id.close();
+                            Thread.sleep(500);
+                        }
+                    }
+                    assertNotNull(established, "udaddy's server never listened\n" + String.join("\n", peer.consoleLines()));
+                    RdmaUdParam ud = established.udParam();
+                    assertEquals(RDMA_UDP_QKEY, ud.qkey());
+                    assertEquals(InetAddress.getByName(peer.ipv4()), ud.ahAttr().destGid().toInetAddress());
+                    QueuePair qp = id.qp();
+                    AddressHandle ah = pd.createAddressHandle(ud.ahAttr());
+                    byte[] message = new byte[SIZE];
+                    for (int i = 0; i < SIZE; i++) {
+                        message[i] = (byte) i;
+                    }
+                    for (int i = 0; i < MESSAGES; i++) {
+                        mr.buffer().put((MESSAGES + i) * SLOT, message);
+                        qp.postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.SEND_WITH_IMM)
+                            .immData(qp.qpNum()).sendFlags(SendFlags.SIGNALED).ud(ah, ud.qpNum(), ud.qkey())
+                            .sgList(ScatterGatherEntry.of(mr, (long) (MESSAGES + i) * SLOT, SIZE)));
+                    }
+                    int sends = 0;
+                    int recvs = 0;
+                    while (sends + recvs < 2 * MESSAGES) {
+                        WorkCompletion wc = completion(cq, peer);
+                        assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                        if (wc.opcode() == WcOpcode.SEND) {
+                            sends++;
+                            continue;
+                        }
+                        recvs++;
+                        assertEquals(WcOpcode.RECV, wc.opcode());
+                        assertEquals(GRH + SIZE, wc.byteLen());
+                        assertEquals(ud.qpNum(), wc.srcQp(), "the replies come from the QP the SIDR_REP named");
+                        assertEquals(ud.qpNum(), wc.immData());
+                        assertEquals(peer.ipv4(), grhSource(mr, wc.wrId()).getHostAddress());
+                    }
+                    RxePeer.Result r = peer.awaitExit(RUN);
+                    assertEquals(0, r.exitStatus(), r.console());
+                    assertLine(r, "data transfers complete");
+                    assertLine(r, "return status 0");
+                    cap.stop();
+                    cap.check();
+                    assertNoCmDrops(dev);
+                    ah.close();
+                    qp.close();
+                    id.close();
+                } finally {
+                    mr.close();
+                    cq.close();
+                    pd.close();
+                }
+            }
+        }
+    }
+
+    /** The IPv4 source address in the GRH area of receive {@code slot} (the IPv4 header fills its last 20 bytes). */
+    private static InetAddress grhSource(MemoryRegion mr, long slot) throws java.net.UnknownHostException {
+        byte[] a = new byte[4];
+        mr.buffer().get((int) slot * SLOT + 20 + 12, a);
+        return InetAddress.getByAddress(a);
+    }
+
+    private static RdmaCmId resolved(RdmaEventChannel ch, String host, String guest, int port, ProtectionDomain pd,
+                                     CompletionQueue cq, RxePeer peer) throws InterruptedException {
+        RdmaCmId id = ch.createId(PortSpace.UDP);
+        id.resolveAddr(new InetSocketAddress(host, 0), new InetSocketAddress(guest, port), 2000);
+        expect(ch, RdmaCmEventType.ADDR_RESOLVED, peer);
+        id.resolveRoute(2000);
+        expect(ch, RdmaCmEventType.ROUTE_RESOLVED, peer);
+        id.createQp(pd, udInit(cq));
+        return id;
+    }
+
+    private static QpInitAttributes udInit(CompletionQueue cq) {
+        return new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(MESSAGES).maxRecvWr(MESSAGES).maxSendSge(1)
+            .maxRecvSge(1);
+    }
+
+    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
+        WorkCompletion wc = new WorkCompletion();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        while (!cq.poll(wc)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
+                    + String.join("\n", peer.consoleLines()));
+            }
+            Thread.sleep(1);
+        }
+        return wc;
+    }
+
+    /** The CM messages of {@code pcap} in order, from the start, are {@code expected} (tshark's names). */
+    private static void assertMessages(Tshark tshark, Path pcap, List<String> expected) {
+        try {
+            List<String> cm = tshark.fields(pcap, "infiniband.mad.attributeid", "_ws.col.Info").stream()
+                .map(l -> l.strip().replace("CM: ", "")).toList();
+            assertEquals(expected, cm.subList(0, Math.min(cm.size(), expected.size())), "CM messages: " + cm);
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** No MAD from the kernel was dropped as malformed, unmatched or unexpected. */
+    private static void assertNoCmDrops(RdmaDevice dev) {
+        Map<String, Long> c = dev.counters();
+        for (String name : List.of("drop_bad_mad", "drop_unsupported_mad", "drop_no_mad_handler", "cm_drop_bad_mad",
+            "cm_drop_unmatched", "cm_drop_unexpected")) {
+            assertEquals(0L, c.get(name), name + ": " + c);
+        }
+    }
+
+    private static void assertLine(RxePeer.Result r, String fragment) {
+        assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
+    }
+}
