@@ -119,7 +119,7 @@ final class CmDevice implements CmEvents {
             cm().refuse(c); // cma_find_listener finds no ID: REJ 28 from REQ_RCVD
             return;
         }
-        SoftCmId child = listener.onConnectRequest(c, request);
+        SoftCmId child = listener.onConnectRequest(this, c, request);
         if (child != null) {
             connections.put(c, child);
         }
