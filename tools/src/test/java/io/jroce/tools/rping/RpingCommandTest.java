@@ -112,9 +112,9 @@ class RpingCommandTest {
     void aWildcardServerTakesAClientToAnyAddressOfItsDevice() throws Exception {
         String udp = Integer.toString(freeUdpPort());
         try (RpingSide server = RpingSide.start("-s", "-d", "-a", "0.0.0.0", "--bind", SERVER, "--bind", "127.0.0.3",
-                 "--udp-port", udp);
+                 "-p", "7310", "--udp-port", udp);
              RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-C", "3", "-a", "127.0.0.3", "-I", CLIENT,
-                 "--udp-port", udp)) {
+                 "-p", "7310", "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
             assertEquals(0, server.await(), context);

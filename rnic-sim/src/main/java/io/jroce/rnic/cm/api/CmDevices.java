@@ -35,6 +35,7 @@ public final class CmDevices {
         }
         device.onClose(() -> {
             DEVICES.remove(d);
+            CmPorts.releaseDevice(d);
             for (SoftCmId w : wildcardListeners()) {
                 w.deviceClosed(d);
             }

@@ -85,6 +85,18 @@ final class CmPorts {
         }
     }
 
+    /**
+     * A device closed: the IDs bound to it can no longer listen nor connect, and free their ports. The
+     * kernel holds an ID's port until {@code rdma_destroy_id} even after its device is removed; here an ID
+     * its program never destroyed (an in-process run that ended) would otherwise hold the port for the JVM.
+     */
+    static synchronized void releaseDevice(CmDevice d) {
+        for (Map<Integer, List<Binding>> ports : BOUND.values()) {
+            ports.values().forEach(owners -> owners.removeIf(b -> b.id.cmDevice() == d));
+            ports.values().removeIf(List::isEmpty);
+        }
+    }
+
     /** {@code cma_alloc_any_port}: from a random port of the range on, the first nobody holds. */
     private static int freePort(Map<Integer, List<Binding>> ports) {
         int range = EPHEMERAL_LAST - EPHEMERAL_FIRST + 1;
