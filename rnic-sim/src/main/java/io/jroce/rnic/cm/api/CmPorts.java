@@ -49,7 +49,7 @@ final class CmPorts {
      * Binds {@code id} to {@code port} of {@code portSpace} (0: a free ephemeral port).
      *
      * @throws InvalidStateException     a wildcard and another ID share the port, and that ID listens
-     * @throws InvalidAttributeException a wildcard and another ID share the port (EADDRINUSE)
+     * @throws InvalidAttributeException a wildcard and another ID share the port (EADDRNOTAVAIL)
      * @throws ResourceLimitException    no ephemeral port is free
      */
     static synchronized Binding bind(SoftCmId id, PortSpace portSpace, int port, boolean wildcard) {
@@ -59,7 +59,7 @@ final class CmPorts {
         for (Binding other : owners) {
             if (wildcard || other.wildcard) {
                 String why = "port " + p + " of " + portSpace + " is held by another ID bound to "
-                    + other.id.localAddress() + ": a wildcard and another address cannot share it (EADDRINUSE)";
+                    + other.id.localAddress() + ": a wildcard and another address cannot share it (EADDRNOTAVAIL)";
                 if (other.id.isListening()) {
                     throw new InvalidStateException(why + "; it is already listened on");
                 }
