@@ -1,5 +1,7 @@
 package io.jroce.rnic.cm.api;
 
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -204,9 +206,9 @@ final class SoftCmId implements RdmaCmId {
             bindAddr(source);
         }
         expect(State.IDLE, State.BOUND);
-        boolean v4 = destination.getAddress() instanceof java.net.Inet4Address;
+        boolean v4 = destination.getAddress() instanceof Inet4Address;
         if (dev == null) {
-            if (wildcard() && (local.getAddress() instanceof java.net.Inet4Address) != v4) {
+            if (wildcard() && (local.getAddress() instanceof Inet4Address) != v4) {
                 throw new InvalidAttributeException("bound to " + local + ", the destination " + destination
                     + " is of the other address family");
             }
@@ -536,7 +538,7 @@ final class SoftCmId implements RdmaCmId {
         byte[] pd = r.privateData();
         String refusal = localGid == null
             ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
-                local.getAddress() instanceof java.net.Inet6Address, dev.gids())
+                local.getAddress() instanceof Inet6Address, dev.gids())
             : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(), localGid);
         if (refusal != null) {
             LOG.debug("{}: REQ refused (REJ 28): {}", dev.device.name(), refusal);
