@@ -17,9 +17,10 @@ import java.util.List;
 /**
  * Which jroce device rping's addresses call for, as librdmacm's address resolution picks the RDMA
  * device of the netdev that owns the address: a server's device owns its -a address, a client's its
- * source address (-I, or the one the host's routing table uses to reach -a). jroce has no wildcard
- * listen, so a server without an address opens its device on every address of the host's
- * interfaces that are up. {@code --bind} names the device's addresses instead.
+ * source address (-I, or the one the host's routing table uses to reach -a). A server without an
+ * address binds the wildcard as rping does, on a device opened on every address of the host's
+ * interfaces that are up (a kernel's RDMA devices have them already). {@code --bind} names the
+ * device's addresses instead.
  *
  * @param addresses   the device's addresses, one GID each
  * @param local       the server's address to bind, or the client's source (null: let the CM choose)
@@ -38,12 +39,7 @@ record DevicePlan(List<String> addresses, InetAddress local, InetAddress destina
         } else {
             addresses = hostAddresses(a instanceof Inet4Address);
         }
-        InetAddress local = a;
-        if (a.isAnyLocalAddress()) {
-            local = addresses.stream().map(DevicePlan::literal)
-                .filter(x -> a instanceof Inet6Address || x instanceof Inet4Address).findFirst().orElse(a);
-        }
-        return new DevicePlan(addresses, local, null);
+        return new DevicePlan(addresses, a, null); // rdma_bind_addr on -a, a wildcard included
     }
 
     /**

@@ -56,9 +56,9 @@ final class RpingUsage {
 
         The address decides the jroce device, as librdmacm's address resolution decides the RDMA
         device: the server opens one on its -a address, the client on its source address (-I, or the
-        route's). jroce has no wildcard listen: a server without -a (or with a wildcard) opens its
-        device on every address of the host's interfaces that are up (of the wildcard's family;
-        --bind chooses them instead) and listens on all of them.
+        route's). A server without -a (or with a wildcard) opens its device on every address of the
+        host's interfaces that are up (of the wildcard's family; --bind chooses them instead) and,
+        as rping, binds the wildcard: one listener for all of them.
 
         jroce options (what a kernel RDMA device knows by itself):
           --bind ADDR            the device's IP addresses instead, one GID each; repeatable

@@ -104,6 +104,24 @@ class RpingCommandTest {
         assertTrue(indexOf(captured, from) > 0, "packets from the client's routed address 127.0.0.1");
     }
 
+    /**
+     * A server on the wildcard (rping's default) binds 0.0.0.0 itself, as rping does: one listener for
+     * every address of its device, here a client to the second one.
+     */
+    @Test
+    void aWildcardServerTakesAClientToAnyAddressOfItsDevice() throws Exception {
+        String udp = Integer.toString(freeUdpPort());
+        try (RpingSide server = RpingSide.start("-s", "-d", "-a", "0.0.0.0", "--bind", SERVER, "--bind", "127.0.0.3",
+                 "-p", "7310", "--udp-port", udp);
+             RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-C", "3", "-a", "127.0.0.3", "-I", CLIENT,
+                 "-p", "7310", "--udp-port", udp)) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertTrue(server.outLines().contains("rdma_bind_addr successful"), context);
+        }
+    }
+
     private static int indexOf(byte[] haystack, byte[] needle) {
         outer:
         for (int i = 0; i + needle.length <= haystack.length; i++) {

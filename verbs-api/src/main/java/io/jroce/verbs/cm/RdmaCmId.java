@@ -19,7 +19,10 @@ public interface RdmaCmId extends AutoCloseable {
     /** The channel that delivers this ID's events. */
     RdmaEventChannel channel();
 
-    /** {@code rdma_bind_addr}: the local address (an address of an open device) and port (0: any). */
+    /**
+     * {@code rdma_bind_addr}: the local address (an address of an open device, or the wildcard 0.0.0.0 or ::,
+     * which binds no device: {@link #listen} then takes the requests of every device) and port (0: any).
+     */
     void bindAddr(InetSocketAddress address);
 
     /** {@code rdma_listen}: takes connect requests to the bound address's port; reported as CONNECT_REQUEST. */
@@ -67,7 +70,7 @@ public interface RdmaCmId extends AutoCloseable {
     /** The ID's QP, or null before {@link #createQp}. */
     QueuePair qp();
 
-    /** The device the ID is bound to, or null before an address is bound or resolved. */
+    /** The device the ID is bound to, or null before an address is bound or resolved, or when bound to a wildcard. */
     RdmaDevice device();
 
     /** The local address and port, or null before one is bound or resolved. */

@@ -137,7 +137,10 @@ public interface RdmaEndpoint extends AutoCloseable {
     /** The endpoint's QP, or null when it was made without QP attributes (a listener's is always null). */
     QueuePair qp();
 
-    /** The protection domain its QP and registrations use: the one given to createEp, else the device's. */
+    /**
+     * The protection domain its QP and registrations use: the one given to createEp, else the device's;
+     * null for a listener on the wildcard without one given (its requests' endpoints have their device's).
+     */
     ProtectionDomain pd();
 
     /** The CQ of its send queue, or null without a QP. */
@@ -146,6 +149,7 @@ public interface RdmaEndpoint extends AutoCloseable {
     /** The CQ of its receive queue, or null without a QP. */
     CompletionQueue recvCq();
 
+    /** The endpoint's device; null for a listener on the wildcard address. */
     RdmaDevice device();
 
     InetSocketAddress localAddress();

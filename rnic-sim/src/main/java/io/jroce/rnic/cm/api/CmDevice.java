@@ -121,7 +121,7 @@ final class CmDevice implements CmEvents {
             cm().refuse(c); // cma_find_listener finds no ID: REJ 28 from REQ_RCVD
             return;
         }
-        SoftCmId child = listener.onConnectRequest(c, request);
+        SoftCmId child = listener.onConnectRequest(this, c, request);
         if (child != null) {
             connections.put(c, child);
         }
@@ -134,7 +134,7 @@ final class CmDevice implements CmEvents {
             cm().sidrReject(c, new byte[0]); // cma_find_listener finds no ID: cm_destroy_id answers status 2
             return;
         }
-        SoftCmId child = listener.onSidrRequest(c, request);
+        SoftCmId child = listener.onSidrRequest(this, c, request);
         if (child != null) {
             connections.put(c, child);
         }

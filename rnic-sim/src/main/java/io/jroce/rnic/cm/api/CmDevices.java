@@ -2,6 +2,7 @@ package io.jroce.rnic.cm.api;
 
 import java.net.InetAddress;
 import java.net.Inet4Address;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -15,15 +16,51 @@ import io.jroce.verbs.Gid;
  */
 public final class CmDevices {
     private static final List<CmDevice> DEVICES = new CopyOnWriteArrayList<>();
+    /** The IDs listening on a wildcard address ({@code listen_any_list}); guarded by the class. */
+    private static final List<SoftCmId> WILDCARD_LISTENERS = new ArrayList<>();
 
     private CmDevices() {
     }
 
-    /** Registers an open device whose peers listen on UDP {@code roceUdpPort}; it leaves the registry when it closes. */
+    /**
+     * Registers an open device whose peers listen on UDP {@code roceUdpPort}; it leaves the registry when it
+     * closes. The wildcard listeners listen on it too, as {@code cma_add_one} adds them to a new device.
+     */
     public static void register(SoftDevice device, int roceUdpPort) {
         CmDevice d = new CmDevice(device, roceUdpPort);
-        DEVICES.add(d);
-        device.onClose(() -> DEVICES.remove(d));
+        List<SoftCmId> listening;
+        synchronized (CmDevices.class) {
+            DEVICES.add(d);
+            listening = List.copyOf(WILDCARD_LISTENERS);
+        }
+        device.onClose(() -> {
+            DEVICES.remove(d);
+            CmPorts.releaseDevice(d);
+            for (SoftCmId w : wildcardListeners()) {
+                w.deviceClosed(d);
+            }
+        });
+        for (SoftCmId w : listening) {
+            w.listenOn(d);
+        }
+    }
+
+    /**
+     * {@code cma_listen_on_all}: {@code listener} listens on every device that registers from now on;
+     * returns those registered already, for it to listen on.
+     */
+    static synchronized List<CmDevice> listenOnAll(SoftCmId listener) {
+        WILDCARD_LISTENERS.add(listener);
+        return List.copyOf(DEVICES);
+    }
+
+    /** {@code listener} stops listening: devices that register from now on do not hear of it. */
+    static synchronized void stopListeningOnAll(SoftCmId listener) {
+        WILDCARD_LISTENERS.remove(listener);
+    }
+
+    private static synchronized List<SoftCmId> wildcardListeners() {
+        return List.copyOf(WILDCARD_LISTENERS);
     }
 
     /** The device that owns {@code address}, or null. */

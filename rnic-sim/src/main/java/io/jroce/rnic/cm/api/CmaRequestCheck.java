@@ -1,6 +1,7 @@
 package io.jroce.rnic.cm.api;
 
 import java.util.Arrays;
+import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -27,6 +28,25 @@ final class CmaRequestCheck {
      * @return why the REQ is refused, or null if it passes
      */
     static String refusal(byte[] privateData, Gid packetSource, Gid arrivedOn, byte[] requestedGid, Gid listening) {
+        return refusal(privateData, packetSource, arrivedOn, requestedGid, listening, false, null);
+    }
+
+    /**
+     * The checks for a wildcard listener ({@code cma_match_private_data} with an any address): 0.0.0.0
+     * takes IPv4 only (an AF_INET ID is afonly), :: both families (afonly is Linux's bindv6only, 0 by
+     * default); the destination must be an address of the device the REQ arrived on, as
+     * {@code validate_net_dev} finds the netdev that owns it.
+     *
+     * @param ipv6          the listener is bound to ::, not 0.0.0.0
+     * @param deviceGids    the addresses of the device the REQ arrived on
+     */
+    static String wildcardRefusal(byte[] privateData, Gid packetSource, Gid arrivedOn, byte[] requestedGid,
+                                  boolean ipv6, List<Gid> deviceGids) {
+        return refusal(privateData, packetSource, arrivedOn, requestedGid, null, ipv6, deviceGids);
+    }
+
+    private static String refusal(byte[] privateData, Gid packetSource, Gid arrivedOn, byte[] requestedGid,
+                                  Gid listening, boolean anyFamily, List<Gid> deviceGids) {
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(privateData), 0);
         if (h.cmaVersion() != CmaHeaderFlyweight.CMA_VERSION) {
             return "RDMA CM header version " + h.cmaVersion(); // cma_save_ip_info: -EINVAL
@@ -35,13 +55,17 @@ final class CmaRequestCheck {
         if (ipVersion != 4 && ipVersion != 6) {
             return "IP version " + ipVersion; // cma_save_ip_info: -EAFNOSUPPORT, then no listener matches
         }
-        if ((ipVersion == 4) != listening.isIpv4Mapped()) {
+        boolean ipv4Listener = listening != null ? listening.isIpv4Mapped() : !anyFamily;
+        if (!anyFamily && (ipVersion == 4) != ipv4Listener) {
             return "IPv" + ipVersion + " to a listener of the other family"; // cma_match_private_data
         }
         Gid source = SoftCmId.headerGid(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         Gid destination = SoftCmId.headerGid(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
-        if (!destination.equals(listening)) {
+        if (listening != null && !destination.equals(listening)) {
             return "destination " + destination + " is not the listener's " + listening; // cma_match_private_data
+        }
+        if (listening == null && !deviceGids.contains(destination)) {
+            return "destination " + destination + " is no address of the device it arrived on"; // validate_net_dev
         }
         String route = unroutable(source, destination);
         if (route != null) {

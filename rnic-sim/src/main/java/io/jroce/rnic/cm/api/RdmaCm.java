@@ -34,7 +34,7 @@ public final class RdmaCm {
 
     /**
      * {@code rdma_create_ep}: a synchronous endpoint. Passive ({@link RdmaAddrInfo#RAI_PASSIVE}): bound to
-     * the source address, ready for {@code listen}; {@code qpInitAttr} is kept for the endpoints of its
+     * the source address (the wildcard: every device's requests), ready for {@code listen}; {@code qpInitAttr} is kept for the endpoints of its
      * requests. Active: address and route resolved (2000 ms each, as librdmacm) and, with
      * {@code qpInitAttr}, its RC QP created in INIT, ready for {@code connect}. CQs the attributes do not
      * name are created (one per queue) and destroyed with the endpoint.

@@ -1,9 +1,13 @@
 package io.jroce.rnic.cm.api;
 
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -111,6 +115,11 @@ final class SoftCmId implements RdmaCmId {
     /** A listener's backlog, and its CONNECT_REQUEST events queued and not yet taken from the channel. */
     private volatile int backlog;
     private final AtomicInteger requestsQueued = new AtomicInteger();
+    /** The port the ID holds ({@link CmPorts}), or null: none yet, or a connect request's ID. */
+    private volatile CmPorts.Binding binding;
+    /** A wildcard listener's devices ({@code cma_listen_on_dev}), and whether it still listens; guarded by itself. */
+    private final List<CmDevice> listenedOn = new ArrayList<>();
+    private boolean listeningOnAll;
 
     SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
         this.channel = channel;
@@ -144,16 +153,33 @@ final class SoftCmId implements RdmaCmId {
     public synchronized void bindAddr(InetSocketAddress address) {
         expect(State.IDLE);
         Arguments.notNull(address, "address");
-        if (address.getAddress() == null || address.getAddress().isAnyLocalAddress()) {
-            throw new InvalidAttributeException("bind a local address of an open jroce device, not " + address
-                + " (a wildcard bind is not offered yet)");
+        if (address.getAddress() == null) {
+            throw new InvalidAttributeException("bind a local address of an open jroce device or a wildcard, not "
+                + address);
+        }
+        if (address.getAddress().isAnyLocalAddress()) {
+            // cma_bind_addr on an any address: a port and no device; listen takes every device's REQs.
+            binding = CmPorts.bind(this, portSpace, address.getPort(), true);
+            local = new InetSocketAddress(address.getAddress(), binding.port);
+            state = State.BOUND;
+            return;
         }
         CmDevice d = CmDevices.owning(address.getAddress());
         if (d == null) {
             throw new InvalidAttributeException("no open jroce device owns " + address.getAddress().getHostAddress());
         }
-        useDevice(d, Gid.of(address.getAddress()), address.getPort() == 0 ? ephemeralPort() : address.getPort());
+        binding = CmPorts.bind(this, portSpace, address.getPort(), false);
+        useDevice(d, Gid.of(address.getAddress()), binding.port);
         state = State.BOUND;
+    }
+
+    /** Bound to 0.0.0.0 or :: (and not resolved since): no device of its own. */
+    private boolean wildcard() {
+        return dev == null && local != null;
+    }
+
+    boolean isListening() {
+        return state == State.LISTEN;
     }
 
     @Override
@@ -162,6 +188,11 @@ final class SoftCmId implements RdmaCmId {
         long serviceId = portSpace.serviceId(local.getPort());
         // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
         this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
+        if (wildcard()) {
+            listenOnAll(serviceId);
+            state = State.LISTEN;
+            return;
+        }
         try {
             onIo(() -> dev.listen(serviceId, this));
         } catch (InvalidStateException e) {
@@ -181,14 +212,23 @@ final class SoftCmId implements RdmaCmId {
             bindAddr(source);
         }
         expect(State.IDLE, State.BOUND);
-        boolean v4 = destination.getAddress() instanceof java.net.Inet4Address;
+        boolean v4 = destination.getAddress() instanceof Inet4Address;
         if (dev == null) {
+            if (wildcard() && (local.getAddress() instanceof Inet4Address) != v4) {
+                throw new InvalidAttributeException("bound to " + local + ", the destination " + destination
+                    + " is of the other address family");
+            }
             CmDevice d = CmDevices.reaching(destination.getAddress());
             if (d == null) {
                 throw new InvalidAttributeException("no open jroce device reaches "
                     + destination.getAddress().getHostAddress());
             }
-            useDevice(d, d.sourceFor(v4), ephemeralPort());
+            if (binding == null) {
+                binding = CmPorts.bind(this, portSpace, 0, false);
+            } else {
+                CmPorts.specify(binding); // the wildcard's port, now with a source address
+            }
+            useDevice(d, d.sourceFor(v4), binding.port);
         } else if (localGid.isIpv4Mapped() != v4) {
             throw new InvalidAttributeException("source " + local + " and destination " + destination
                 + " are not of one address family");
@@ -457,40 +497,128 @@ final class SoftCmId implements RdmaCmId {
         if (unacked.get() > 0) {
             throw new ResourceBusyException(unacked.get() + " event(s) of this ID are not acknowledged; ack them first");
         }
-        if (dev != null && (state == State.LISTEN || conn != null)) {
-            State was = state;
+        if (state == State.LISTEN) {
+            stopListening();
+        }
+        if (dev != null && conn != null) {
             onIo(() -> {
-                if (was == State.LISTEN) {
-                    dev.stopListening(portSpace.serviceId(local.getPort()));
-                    // ucma_destroy_private_ctx: the requests the application never read die with the
-                    // listener (REJ 28), instead of staying in the manager with nobody to answer them.
-                    for (SoftCmId child : channel.withdrawRequests(this)) {
-                        dev.cm().destroy(child.conn);
-                        dev.untrack(child.conn);
-                        child.state = State.CLOSED;
-                        channel.forget(child);
-                    }
-                }
-                if (conn != null) {
-                    // rdma_destroy_id: the kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and
-                    // TimeWait); only forgetting it here left the manager holding it and the peer waiting.
-                    dev.cm().destroy(conn);
-                    dev.untrack(conn);
-                    dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
-                }
+                // rdma_destroy_id: the kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and
+                // TimeWait); only forgetting it here left the manager holding it and the peer waiting.
+                dev.cm().destroy(conn);
+                dev.untrack(conn);
+                dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
             });
         }
         state = State.CLOSED;
         channel.forget(this);
+        if (binding != null) {
+            CmPorts.release(binding);
+        }
+    }
+
+    /**
+     * Stops listening on the ID's device, or a wildcard's on every device (a closed one has dropped out);
+     * then, as ucma_destroy_private_ctx, the requests the application never read die with the listener
+     * (REJ 28), instead of staying in the manager with nobody to answer them.
+     */
+    private void stopListening() {
+        long serviceId = portSpace.serviceId(local.getPort());
+        List<CmDevice> devices;
+        if (wildcard()) {
+            CmDevices.stopListeningOnAll(this);
+            synchronized (listenedOn) {
+                listeningOnAll = false;
+                devices = List.copyOf(listenedOn);
+                listenedOn.clear();
+            }
+        } else {
+            devices = List.of(dev);
+        }
+        for (CmDevice d : devices) {
+            onOpenDevice(d, () -> d.stopListening(serviceId));
+        }
+        // No device reports a REQ to this listener any more: what is queued is all there is.
+        for (SoftCmId child : channel.withdrawRequests(this)) {
+            CmDevice d = child.dev;
+            onOpenDevice(d, () -> {
+                d.cm().destroy(child.conn);
+                d.untrack(child.conn);
+            });
+            child.state = State.CLOSED;
+            channel.forget(child);
+        }
+    }
+
+    /** {@code cma_listen_on_all}: listens on every registered device, and on those that register later. */
+    private void listenOnAll(long serviceId) {
+        synchronized (listenedOn) {
+            listeningOnAll = true;
+        }
+        for (CmDevice d : CmDevices.listenOnAll(this)) {
+            try {
+                onOpenDevice(d, () -> listenOnDevice(d, serviceId));
+            } catch (InvalidStateException e) {
+                stopListening();
+                throw new InvalidStateException("port " + local.getPort() + " of " + portSpace
+                    + " is already listened on " + d.device.name(), e);
+            }
+        }
+    }
+
+    /** {@code cma_add_one}: a device registered while this wildcard listener listens. Any thread. */
+    void listenOn(CmDevice d) {
+        long serviceId = portSpace.serviceId(local.getPort());
+        try {
+            d.device.gsi().execute(() -> {
+                try {
+                    listenOnDevice(d, serviceId);
+                } catch (IllegalStateException e) {
+                    LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local,
+                        e.getMessage());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // The device closed at once: nothing to listen on.
+        }
+    }
+
+    /** On {@code d}'s I/O thread: listens there unless the listener stopped (a close that ran first). */
+    private void listenOnDevice(CmDevice d, long serviceId) {
+        synchronized (listenedOn) {
+            if (!listeningOnAll) {
+                return;
+            }
+            listenedOn.add(d);
+        }
+        try {
+            d.listen(serviceId, this);
+        } catch (IllegalStateException e) {
+            synchronized (listenedOn) {
+                listenedOn.remove(d);
+            }
+            throw e;
+        }
+    }
+
+    /** A device this wildcard listener may listen on closed: it drops out. */
+    void deviceClosed(CmDevice d) {
+        synchronized (listenedOn) {
+            listenedOn.remove(d);
+        }
     }
 
     // The manager's events, on the I/O thread.
 
-    /** On a listener: a REQ for its service; returns the new ID, or null when the REQ was refused. */
-    SoftCmId onConnectRequest(CmConnection c, ConnectRequest r) {
+    /**
+     * On a listener: a REQ for its service, arrived on {@code dev} (a wildcard listener's may come on
+     * any device, each on its I/O thread); returns the new ID, or null when the REQ was refused.
+     */
+    SoftCmId onConnectRequest(CmDevice dev, CmConnection c, ConnectRequest r) {
         byte[] pd = r.privateData();
-        String refusal = CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
-            localGid);
+        String refusal = localGid == null
+            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
+                local.getAddress() instanceof Inet6Address, dev.gids())
+            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(), localGid);
         if (refusal != null) {
             LOG.debug("{}: REQ refused (REJ 28): {}", dev.device.name(), refusal);
             dev.cm().refuse(c); // cma_ib_req_handler fails before reporting: REJ 28 from REQ_RCVD
@@ -508,7 +636,7 @@ final class SoftCmId implements RdmaCmId {
             dev.cm().reject(c, new byte[0]);
             return null;
         }
-        if (requestsQueued.get() >= backlog) {
+        if (!queueRequest()) {
             // ucma_event_handler: the listener's backlog of unread CONNECT_REQUESTs is full; -ENOMEM makes
             // cm_destroy_id forget the REQ without a REJ. Without this bound, REQs with fresh comm IDs
             // from anyone grew the heap (a connection, an ID and an event each) without limit.
@@ -528,7 +656,6 @@ final class SoftCmId implements RdmaCmId {
         channel.adopt(child);
         ConnParam theirs = new ConnParam().responderResources(r.responderResources())
             .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
-        requestsQueued.incrementAndGet();
         child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
             Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
         return child;
@@ -539,18 +666,21 @@ final class SoftCmId implements RdmaCmId {
      * a SIDR_REP of status 2 (the kernel's {@code cm_destroy_id} in SIDR_REQ_RCVD when
      * {@code cma_ib_req_handler} fails, a full backlog included).
      */
-    SoftCmId onSidrRequest(CmConnection c, SidrRequest r) {
+    SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
         byte[] pd = r.privateData();
         // A SIDR_REQ names no GID of ours: the address it arrived on stands for the requested one.
-        String refusal = CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), c.localGid(),
-            localGid);
+        Gid arrival = Gid.of(c.localGid());
+        String refusal = localGid == null
+            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(),
+                local.getAddress() instanceof Inet6Address, dev.gids())
+            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(), localGid);
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
         if (refusal != null) {
             LOG.debug("{}: SIDR_REQ refused (status 2): {}", dev.device.name(), refusal);
             dev.cm().sidrReject(c, new byte[0]);
             return null;
         }
-        if (requestsQueued.get() >= backlog) {
+        if (!queueRequest()) {
             dev.cm().sidrReject(c, new byte[0]);
             dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
             return null;
@@ -558,13 +688,12 @@ final class SoftCmId implements RdmaCmId {
         int ipVersion = h.ipVersion();
         Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
-        child.useDevice(dev, localGid, this.local.getPort());
+        child.useDevice(dev, localGid == null ? arrival : localGid, this.local.getPort());
         child.peerGid = src;
         child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
         child.conn = c;
         child.state = State.REQUEST;
         channel.adopt(child);
-        requestsQueued.incrementAndGet();
         // cma_ib_req_handler: a UD request's private data is what follows the header, 216 - 36 bytes.
         child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
             Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), new ConnParam());
@@ -590,6 +719,22 @@ final class SoftCmId implements RdmaCmId {
         state = State.ESTABLISHED;
         AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(RdmaCmEventType.ESTABLISHED, 0, null, r.privateData(), null, new RdmaUdParam(av, r.qpn(), r.qKey()));
+    }
+
+    /**
+     * Takes a place in the backlog for a CONNECT_REQUEST; false when it is full. One count across a
+     * wildcard listener's devices, whose I/O threads may race here.
+     */
+    private boolean queueRequest() {
+        while (true) {
+            int queued = requestsQueued.get();
+            if (queued >= backlog) {
+                return false;
+            }
+            if (requestsQueued.compareAndSet(queued, queued + 1)) {
+                return true;
+            }
+        }
     }
 
     /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
@@ -695,6 +840,19 @@ final class SoftCmId implements RdmaCmId {
 
     /** Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become typed ones. */
     private void onIo(Runnable task) {
+        onIo(dev, task);
+    }
+
+    /** As {@link #onIo(CmDevice, Runnable)}; a device closed meanwhile has nothing left to do. */
+    private static void onOpenDevice(CmDevice dev, Runnable task) {
+        try {
+            onIo(dev, task);
+        } catch (ResourceClosedException closed) {
+            // The device closed: its manager and listeners are gone with it.
+        }
+    }
+
+    private static void onIo(CmDevice dev, Runnable task) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             dev.device.gsi().execute(() -> {
@@ -728,10 +886,6 @@ final class SoftCmId implements RdmaCmId {
 
     private static int clamp(int count) {
         return Math.max(0, Math.min(7, count));
-    }
-
-    private static int ephemeralPort() {
-        return ThreadLocalRandom.current().nextInt(32768, 61000); // Linux's ip_local_port_range
     }
 
     /** cma_hdr's address: IPv6 in 16 bytes, IPv4 in the last 4 after 12 zero bytes. */

@@ -106,6 +106,12 @@ final class SoftEndpoint implements RdmaEndpoint {
                 resolving(() -> id.resolveAddr(res.srcAddress(), dst, RESOLVE_TIMEOUT_MS));
             }
             CmDevice dev = id.cmDevice();
+            if (dev == null) {
+                // A passive endpoint on the wildcard: no device until a request comes; each request's
+                // endpoint takes the PD given (createQp refuses it on another device) or its device's own.
+                QpInitAttributes template = init == null ? null : copy(init);
+                return new SoftEndpoint(channel, id, true, pd, null, template, DEFAULT_TIMEOUT);
+            }
             if (pd != null && pd.device() != dev.device) {
                 throw new InvalidAttributeException("the protection domain is of device " + pd.device().name()
                     + ", the endpoint's address is of " + dev.device.name());
@@ -173,10 +179,13 @@ final class SoftEndpoint implements RdmaEndpoint {
     private RdmaEndpoint requestEndpoint(SoftCmId child) {
         SoftEventChannel own = new SoftEventChannel();
         child.migrate(own);
-        if (defaultPdOwner != null) {
-            defaultPdOwner.acquireDefaultPd(); // the request's endpoint holds the device's PD as well
+        // A wildcard listener without a PD: the request's endpoint uses the PD of the device it came on.
+        CmDevice pdOwner = pd == null ? child.cmDevice() : defaultPdOwner;
+        ProtectionDomain requestPd = pd;
+        if (pdOwner != null) {
+            requestPd = pdOwner.acquireDefaultPd(); // the request's endpoint holds the device's PD as well
         }
-        SoftEndpoint ep = new SoftEndpoint(own, child, false, pd, defaultPdOwner, null, timeout);
+        SoftEndpoint ep = new SoftEndpoint(own, child, false, requestPd, pdOwner, null, timeout);
         if (qpTemplate != null) {
             try {
                 ep.create(qpTemplate);
@@ -251,6 +260,10 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     private MemoryRegion register(ByteBuffer buffer, int access) {
         ensureOpen();
+        if (pd == null) {
+            throw new InvalidStateException("a listener on the wildcard address has no device to register memory on;"
+                + " its requests' endpoints do");
+        }
         return pd.registerMemory(Arguments.notNull(buffer, "buffer"), access);
     }
 

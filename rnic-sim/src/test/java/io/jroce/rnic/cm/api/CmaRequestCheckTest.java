@@ -39,6 +39,28 @@ class CmaRequestCheckTest {
         return CmaRequestCheck.refusal(pd, CLIENT, SERVER, SERVER.toBytes(), SERVER);
     }
 
+    /** A wildcard listener's check of a REQ arrived on a device with SERVER and fd00::1, at {@code arrivedOn}. */
+    private static String wildcardCheck(byte[] pd, Gid source, Gid arrivedOn, boolean ipv6Listener) {
+        return CmaRequestCheck.wildcardRefusal(pd, source, arrivedOn, arrivedOn.toBytes(), ipv6Listener,
+            java.util.List.of(SERVER, Gid.parse("fd00::1")));
+    }
+
+    @Test
+    void aWildcardListenerTakesARequestToAnyAddressOfTheDeviceOfAnAcceptedFamily() {
+        Gid client6 = Gid.parse("fd00::2");
+        Gid server6 = Gid.parse("fd00::1");
+        assertNull(wildcardCheck(header(CLIENT, SERVER, 4), CLIENT, SERVER, false), "IPv4 to 0.0.0.0");
+        assertNull(wildcardCheck(header(CLIENT, SERVER, 4), CLIENT, SERVER, true), "IPv4 to :: (bindv6only=0)");
+        assertNull(wildcardCheck(header(client6, server6, 6), client6, server6, true), "IPv6 to ::");
+        assertTrue(wildcardCheck(header(client6, server6, 6), client6, server6, false).contains("other family"),
+            "IPv6 to 0.0.0.0: an AF_INET ID is afonly");
+        Gid elsewhere = Gid.parse("192.168.7.3");
+        assertTrue(wildcardCheck(header(CLIENT, elsewhere, 4), CLIENT, SERVER, false).contains("no address of the device"),
+            "a destination the device does not own");
+        assertNotNull(wildcardCheck(header(Gid.parse("224.0.0.1"), SERVER, 4), Gid.parse("224.0.0.1"), SERVER, true),
+            "the other checks still apply");
+    }
+
     @Test
     void anIntactRequestPasses() {
         assertNull(check(header(CLIENT, SERVER, 4)));
