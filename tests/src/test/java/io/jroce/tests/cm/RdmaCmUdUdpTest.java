@@ -235,6 +235,31 @@ class RdmaCmUdUdpTest {
         assertEquals(1L, clientDev.counters().get("cm_tx_sidr_req"));
     }
 
+    /** A UD listener on the wildcard (0.0.0.0) answers a SIDR_REQ from the device it arrived on. */
+    @Test
+    void aWildcardUdListenerAnswersOnTheArrivalDevice() throws Exception {
+        RdmaCmId listener = serverCh.createId(PortSpace.UDP);
+        ids.add(listener);
+        listener.bindAddr(new InetSocketAddress("0.0.0.0", SERVICE_PORT));
+        listener.listen(8);
+        RdmaCmId clientId = resolvedClient(SERVICE_PORT);
+        clientId.connect(new ConnParam());
+        RdmaCmEvent req = expect(serverCh, RdmaCmEventType.CONNECT_REQUEST);
+        assertSame(listener, req.listenId());
+        RdmaCmId serverId = req.id();
+        ids.add(serverId);
+        assertSame(serverDev, serverId.device());
+        assertEquals(new InetSocketAddress("127.0.0.1", SERVICE_PORT), serverId.localAddress());
+        serverId.createQp(server.pd, server.udAttrs());
+        serverId.accept(new ConnParam());
+        RdmaUdParam ud = expect(clientCh, RdmaCmEventType.ESTABLISHED).udParam();
+        assertEquals(serverId.qp().qpNum(), ud.qpNum());
+        assertEquals(Gid.of(InetAddress.getByName("127.0.0.1")), ud.ahAttr().destGid());
+        serverId.close();
+        clientId.close();
+        listener.close();
+    }
+
     @Test
     void rejectIsUnreachableWithStatus2() throws Exception {
         listen();
