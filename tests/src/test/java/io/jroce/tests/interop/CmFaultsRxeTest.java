@@ -1,5 +1,9 @@
 package io.jroce.tests.interop;
 
+import static io.jroce.tests.interop.CmPeerChecks.expect;
+import static io.jroce.tests.interop.CmPeerChecks.completion;
+import static io.jroce.tests.interop.CmPeerChecks.assertNoCmDrops;
+import static io.jroce.tests.interop.CmPeerChecks.assertLine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +51,7 @@ import io.jroce.verbs.cm.RdmaEventChannel;
 class CmFaultsRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration RUN = Duration.ofMinutes(2);
-    private static final long WAIT_S = 180;
+    private static final long WAIT_S = CmPeerChecks.WAIT_S;
     private static final int RPING_PORT = 7174;
 
     /**
@@ -236,16 +240,6 @@ class CmFaultsRxeTest {
         id.close();
     }
 
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer)
-        throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type + "\n--- rxe:\n"
-            + String.join("\n", peer.consoleLines()));
-        e.ack();
-        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
-        return e;
-    }
-
     private static RdmaCmId resolved(RdmaEventChannel ch, String host, RxePeer peer, ProtectionDomain pd,
                                      CompletionQueue cq) throws InterruptedException {
         RdmaCmId id = ch.createId(PortSpace.TCP);
@@ -271,30 +265,5 @@ class CmFaultsRxeTest {
             }
             Thread.sleep(50);
         }
-    }
-
-    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
-        WorkCompletion wc = new WorkCompletion();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        while (!cq.poll(wc)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
-                    + String.join("\n", peer.consoleLines()));
-            }
-            Thread.sleep(1);
-        }
-        return wc;
-    }
-
-    private static void assertNoCmDrops(RdmaDevice dev) {
-        Map<String, Long> c = dev.counters();
-        for (String name : List.of("drop_bad_mad", "drop_unsupported_mad", "drop_no_mad_handler", "cm_drop_bad_mad",
-            "cm_drop_unmatched", "cm_drop_unexpected")) {
-            assertEquals(0L, c.get(name), name + ": " + c);
-        }
-    }
-
-    private static void assertLine(RxePeer.Result r, String fragment) {
-        assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
     }
 }

@@ -1,7 +1,11 @@
 package io.jroce.tests.interop;
 
+import static io.jroce.tests.interop.CmPeerChecks.expect;
+import static io.jroce.tests.interop.CmPeerChecks.completion;
+import static io.jroce.tests.interop.CmPeerChecks.assertNoCmDrops;
+import static io.jroce.tests.interop.CmPeerChecks.assertLine;
+import static io.jroce.tests.interop.CmPeerChecks.assertMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,17 +52,8 @@ import io.jroce.verbs.cm.RdmaEventChannel;
 class CmRpingRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration RUN = Duration.ofMinutes(2);
-    private static final long WAIT_S = 180;
+    private static final long WAIT_S = CmPeerChecks.WAIT_S;
     private static final int RPING_PORT = 7174;
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type + "\n--- rxe:\n"
-            + String.join("\n", peer.consoleLines()));
-        e.ack();
-        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
-        return e;
-    }
 
     /** rxe's rping client connects to a jroce listener on the host: CONNECT_REQUEST, accept, ESTABLISHED. */
     @Test
@@ -221,17 +216,6 @@ class CmRpingRxeTest {
         }
     }
 
-    /** The CM messages of {@code pcap} in order, from the start, are {@code expected} (tshark's names). */
-    private static void assertMessages(Tshark tshark, Path pcap, List<String> expected) {
-        try {
-            List<String> cm = tshark.fields(pcap, "infiniband.mad.attributeid", "_ws.col.Info").stream()
-                .map(l -> l.strip().replace("CM: ", "")).toList();
-            assertEquals(expected, cm.subList(0, Math.min(cm.size(), expected.size())), "CM messages: " + cm);
-        } catch (java.io.IOException | InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     /** rxe's rping client connects to a port of the jroce device where nobody listens: REJ 8 at once. */
     @Test
     void rpingClientToAPortNobodyListensOnIsRejectedWithReason8() throws Exception {
@@ -389,31 +373,5 @@ class CmRpingRxeTest {
 
     private static QpInitAttributes qpInit(CompletionQueue cq) {
         return new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
-    }
-
-    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
-        WorkCompletion wc = new WorkCompletion();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        while (!cq.poll(wc)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
-                    + String.join("\n", peer.consoleLines()));
-            }
-            Thread.sleep(1);
-        }
-        return wc;
-    }
-
-    /** No MAD from the kernel was dropped as malformed, unmatched or unexpected. */
-    private static void assertNoCmDrops(RdmaDevice dev) {
-        Map<String, Long> c = dev.counters();
-        for (String name : List.of("drop_bad_mad", "drop_unsupported_mad", "drop_no_mad_handler", "cm_drop_bad_mad",
-            "cm_drop_unmatched", "cm_drop_unexpected")) {
-            assertEquals(0L, c.get(name), name + ": " + c);
-        }
-    }
-
-    private static void assertLine(RxePeer.Result r, String fragment) {
-        assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
     }
 }

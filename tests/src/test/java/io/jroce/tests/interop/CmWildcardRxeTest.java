@@ -1,7 +1,8 @@
 package io.jroce.tests.interop;
 
+import static io.jroce.tests.interop.CmPeerChecks.expect;
+import static io.jroce.tests.interop.CmPeerChecks.completion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,7 +47,6 @@ import io.jroce.verbs.cm.RdmaEventChannel;
 class CmWildcardRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration RUN = Duration.ofMinutes(2);
-    private static final long WAIT_S = 180;
     private static final int RPING_PORT = 7174;
 
     @Test
@@ -106,27 +106,5 @@ class CmWildcardRxeTest {
                 }
             }
         }
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type + "\n--- rxe:\n"
-            + String.join("\n", peer.consoleLines()));
-        e.ack();
-        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
-        return e;
-    }
-
-    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
-        WorkCompletion wc = new WorkCompletion();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        while (!cq.poll(wc)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
-                    + String.join("\n", peer.consoleLines()));
-            }
-            Thread.sleep(1);
-        }
-        return wc;
     }
 }

@@ -1,5 +1,11 @@
 package io.jroce.tests.interop;
 
+import static io.jroce.tests.interop.CmPeerChecks.next;
+import static io.jroce.tests.interop.CmPeerChecks.expect;
+import static io.jroce.tests.interop.CmPeerChecks.completion;
+import static io.jroce.tests.interop.CmPeerChecks.assertNoCmDrops;
+import static io.jroce.tests.interop.CmPeerChecks.assertLine;
+import static io.jroce.tests.interop.CmPeerChecks.assertMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -10,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -58,7 +63,6 @@ import io.jroce.verbs.cm.RdmaUdParam;
 class SidrRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration RUN = Duration.ofMinutes(2);
-    private static final long WAIT_S = 180;
     private static final int UDADDY_PORT = 7174;
     /** udaddy's defaults: 10 messages of 100 bytes each way. */
     private static final int MESSAGES = 10;
@@ -66,19 +70,6 @@ class SidrRxeTest {
     private static final int GRH = 40;
     private static final int SLOT = 256;
     private static final int RDMA_UDP_QKEY = 0x01234567;
-
-    private static RdmaCmEvent next(RdmaEventChannel ch, RxePeer peer) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
-        e.ack();
-        return e;
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type, RxePeer peer) throws InterruptedException {
-        RdmaCmEvent e = next(ch, peer);
-        assertEquals(type, e.type(), e + "\n--- rxe:\n" + String.join("\n", peer.consoleLines()));
-        return e;
-    }
 
     /** rxe's {@code udaddy -s <host>} resolves a jroce UD listener, which answers as udaddy's server does. */
     @Test
@@ -277,42 +268,5 @@ class SidrRxeTest {
     private static QpInitAttributes udInit(CompletionQueue cq) {
         return new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(MESSAGES).maxRecvWr(MESSAGES).maxSendSge(1)
             .maxRecvSge(1);
-    }
-
-    private static WorkCompletion completion(CompletionQueue cq, RxePeer peer) throws InterruptedException {
-        WorkCompletion wc = new WorkCompletion();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        while (!cq.poll(wc)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("no completion within " + WAIT_S + " s\n--- rxe:\n"
-                    + String.join("\n", peer.consoleLines()));
-            }
-            Thread.sleep(1);
-        }
-        return wc;
-    }
-
-    /** The CM messages of {@code pcap} in order, from the start, are {@code expected} (tshark's names). */
-    private static void assertMessages(Tshark tshark, Path pcap, List<String> expected) {
-        try {
-            List<String> cm = tshark.fields(pcap, "infiniband.mad.attributeid", "_ws.col.Info").stream()
-                .map(l -> l.strip().replace("CM: ", "")).toList();
-            assertEquals(expected, cm.subList(0, Math.min(cm.size(), expected.size())), "CM messages: " + cm);
-        } catch (java.io.IOException | InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** No MAD from the kernel was dropped as malformed, unmatched or unexpected. */
-    private static void assertNoCmDrops(RdmaDevice dev) {
-        Map<String, Long> c = dev.counters();
-        for (String name : List.of("drop_bad_mad", "drop_unsupported_mad", "drop_no_mad_handler", "cm_drop_bad_mad",
-            "cm_drop_unmatched", "cm_drop_unexpected")) {
-            assertEquals(0L, c.get(name), name + ": " + c);
-        }
-    }
-
-    private static void assertLine(RxePeer.Result r, String fragment) {
-        assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
     }
 }
