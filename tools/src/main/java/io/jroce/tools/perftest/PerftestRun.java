@@ -48,7 +48,7 @@ final class PerftestRun {
                 CmQpConnections cm = null;
                 try {
                     if (p.rdmaCm) {
-                        cm = CmQpConnections.connect(p, ctx, comm, localAddress(ctx, 0),
+                        cm = CmQpConnections.connect(p, ctx, comm, localAddress(ctx, p.client ? 0 : p.options.tcpPort()),
                             p.client ? serverAddress() : null, comm.cycleBuffer(), comm.cacheLine(), out, err);
                     } else {
                         ctx.init(comm.cycleBuffer(), comm.cacheLine(), out);
