@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * (as {@link PerftestRxeTest} does); each step checks what {@link PerftestRxeTest#check} checks of a
  * TCP run (both exit 0, each side's local address is the other's remote one, the GIDs, the rows'
  * {@code #bytes} and {@code #iterations}, the server's BW row the client's) and that both sides say
- * {@code rdma_cm QPs : ON} and {@code Data ex. method : rdma_cm}. The write_bw step with the guest as
- * server is captured on the guest's tap ({@code /tmp/perftest-cm-write_bw.pcap}) and checked by
+ * {@code rdma_cm QPs : ON} and {@code Data ex. method : rdma_cm}. The first step (write_bw of 8 bytes) with
+ * the guest as server is captured on the guest's tap ({@code /tmp/perftest-cm-write_bw-s8.pcap}) and checked by
  * {@link RoceCapture}; the copy kept in {@code src/test/resources/perftest/rxe-cm-write_bw.pcap} is what
  * {@link PerftestCmCaptureTest} reads real perftest's control messages from.
  */
@@ -43,9 +43,11 @@ class PerftestCmRxeTest {
     private static final Duration BOOT = Duration.ofMinutes(3);
     private static final Duration STEP = Duration.ofMinutes(3);
     private static final int GUEST_TOOL_TIMEOUT_S = 100;
-    private static final String CAPTURED_STEP = "write_bw";
+    /** Small enough to keep: 20 writes of 8 bytes besides the CM's and the control QP's packets. */
+    private static final String CAPTURED_STEP = "write_bw-s8";
 
     static final List<Step> STEPS = List.of(
+        new Step("write_bw-s8", "write_bw", "-s 8 -n 20"),
         new Step("write_bw", "write_bw", "-n 100"),
         new Step("read_bw", "read_bw", "-n 100"),
         new Step("send_lat", "send_lat", "-n 200"),

@@ -145,11 +145,14 @@ final class PerftestRun {
         if (sendFamily) {
             comm.handShake(mine.get(0));
         }
+        // ctx_print_pingpong_data switches on the communication's verb, which with -R is the control
+        // QP's SEND: no OUT, RKey or VAddr then
+        PerftestTool.Verb printed = p.rdmaCm ? PerftestTool.Verb.SEND : p.verb;
         for (PerftestDest d : mine) {
-            out.println(d.describe("local", p.verb));
+            out.println(d.describe("local", printed));
         }
         for (PerftestDest d : mine) {
-            out.println(comm.handShake(d).describe("remote", p.verb));
+            out.println(comm.handShake(d).describe("remote", printed));
         }
         if (!sendFamily) {
             comm.handShake(mine.get(0));

@@ -87,6 +87,8 @@ class PerftestRdmaCmTest {
         assertEquals(qps, clientLocal.size(), transcript);
         assertEquals(serverLocal, addresses(client.out, "remote"), transcript);
         assertEquals(clientLocal, addresses(server.out, "remote"), transcript);
+        // perftest prints the addresses by the control QP's verb (SEND): no OUT, RKey, VAddr
+        assertTrue(serverLocal.get(0).matches("LID 0000 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{1,6} GID: .*"), transcript);
         assertTrue(serverLocal.get(0).endsWith("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:01"), transcript);
         assertTrue(clientLocal.get(0).endsWith("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:02"), transcript);
         assertRow(client.out, bw, size, iters, transcript);
