@@ -51,6 +51,9 @@ final class CmControlChannel implements OobChannel {
     private static final long CM_SLICE_MS = 200;
     /** How long a wait on the control CQ parks between looks (perftest spins; nothing measured waits here). */
     private static final long PARK_NS = 50_000;
+    /** What perftest's establish_connection and main() add when the client's or server's connect fails. */
+    private static final String UNABLE_CLIENT = "\n Unable to perform rdma_client function\n Unable to init the socket connection";
+    private static final String UNABLE_SERVER = "\n Unable to perform rdma_server function\n Unable to init the socket connection";
 
     private final Closer closer = new Closer();
     private final RdmaEventChannel channel;
@@ -140,9 +143,6 @@ final class CmControlChannel implements OobChannel {
             throw new PerftestException("Unexpected CM event bl blka " + t.ordinal() + UNABLE_CLIENT);
         }
     }
-
-    private static final String UNABLE_CLIENT = "\n Unable to perform rdma_client function\n Unable to init the socket connection";
-    private static final String UNABLE_SERVER = "\n Unable to perform rdma_server function\n Unable to init the socket connection";
 
     private void serverConnect(InetSocketAddress local, int backlog, int retryCount)
         throws PerftestException, InterruptedException {
