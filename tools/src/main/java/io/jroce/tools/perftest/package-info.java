@@ -4,7 +4,7 @@
  * (v4.5-0.17, which calls itself 6.06 on the wire) that talk to the real ones: the same options, the
  * same TCP exchange of versions, MTU, keys and reports (with -R the same exchange over a control QP
  * the RDMA CM connected, and the test's QPs connected by the RDMA CM), the same queue pair
- * attributes and loops, and the same report. {@link io.jroce.tools.perftest.PerftestTool} says where the eight differ;
- * {@link io.jroce.tools.perftest.PerftestRun} follows their main()s.
+ * attributes and loops, and the same report. {@link io.jroce.tools.perftest.PerftestTool} says
+ * where the eight differ; {@link io.jroce.tools.perftest.PerftestRun} follows their main()s.
  */
 package io.jroce.tools.perftest;
