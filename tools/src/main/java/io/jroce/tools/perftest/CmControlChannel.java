@@ -52,8 +52,10 @@ final class CmControlChannel implements OobChannel {
     /** How long a wait on the control CQ parks between looks (perftest spins; nothing measured waits here). */
     private static final long PARK_NS = 50_000;
     /** What perftest's establish_connection and main() add when the client's or server's connect fails. */
-    private static final String UNABLE_CLIENT = "\n Unable to perform rdma_client function\n Unable to init the socket connection";
-    private static final String UNABLE_SERVER = "\n Unable to perform rdma_server function\n Unable to init the socket connection";
+    private static final String UNABLE_CLIENT =
+        "\n Unable to perform rdma_client function\n Unable to init the socket connection";
+    private static final String UNABLE_SERVER =
+        "\n Unable to perform rdma_server function\n Unable to init the socket connection";
 
     private final Closer closer = new Closer();
     private final RdmaEventChannel channel;
@@ -119,7 +121,8 @@ final class CmControlChannel implements OobChannel {
         }
         while (true) {
             if (retries <= 0) {
-                throw new PerftestException("Received " + NUM_OF_RETRIES + " times ADDR_ERROR - aborting" + UNABLE_CLIENT);
+                throw new PerftestException("Received " + NUM_OF_RETRIES + " times ADDR_ERROR - aborting"
+                    + UNABLE_CLIENT);
             }
             id.resolveRoute(RESOLVE_TIMEOUT_MS);
             RdmaCmEventType t = nextEvent();
@@ -165,7 +168,8 @@ final class CmControlChannel implements OobChannel {
                 try {
                     id.accept(connParam(retryCount));
                 } catch (VerbsException e) {
-                    throw new PerftestException("Function rdma_accept failed (" + e.getMessage() + ")" + UNABLE_SERVER, e);
+                    throw new PerftestException("Function rdma_accept failed (" + e.getMessage() + ")"
+                        + UNABLE_SERVER, e);
                 }
             } finally {
                 event.ack();

@@ -48,8 +48,9 @@ final class PerftestRun {
                 CmQpConnections cm = null;
                 try {
                     if (p.rdmaCm) {
-                        cm = CmQpConnections.connect(p, ctx, comm, localAddress(ctx, p.client ? 0 : p.options.tcpPort()),
-                            p.client ? serverAddress() : null, comm.cycleBuffer(), comm.cacheLine(), out, err);
+                        InetSocketAddress local = localAddress(ctx, p.client ? 0 : p.options.tcpPort());
+                        cm = CmQpConnections.connect(p, ctx, comm, local, p.client ? serverAddress() : null,
+                            comm.cycleBuffer(), comm.cacheLine(), out, err);
                     } else {
                         ctx.init(comm.cycleBuffer(), comm.cacheLine(), out);
                     }
