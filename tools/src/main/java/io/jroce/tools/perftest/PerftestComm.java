@@ -2,8 +2,6 @@ package io.jroce.tools.perftest;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,11 +11,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * perftest's out-of-band channel over TCP (perftest_communication.c without rdma_cm). Every
- * exchange has a fixed size and the same order: the client writes, then reads; the server reads,
- * then writes. On it go, in this order: the 16-byte versions, the page and cache line sizes
- * (check_sys_data), the MTU (check_mtu), the key messages of {@link PerftestDest} (ctx_hand_shake,
- * also used bare as a barrier), the BW reports, and at the end a handshake and "done".
+ * perftest's out-of-band exchange (perftest_communication.c), over TCP or, with -R, over the RDMA
+ * CM's control QP ({@link CmControlChannel}). Every exchange has a fixed size and the same order:
+ * the client writes, then reads; the server reads, then writes. On it go, in this order: the
+ * 16-byte versions, the page and cache line sizes (check_sys_data), the MTU (check_mtu), the key
+ * messages of {@link PerftestDest} (ctx_hand_shake, also used bare as a barrier), the BW reports,
+ * and at the end a handshake and, over TCP only, "done".
  */
 final class PerftestComm implements Closeable {
     /** The version the twins announce: perftest v4.5-0.17's configure.ac says 6.06. */
@@ -28,20 +27,17 @@ final class PerftestComm implements Closeable {
     /** The L1 data cache line perftest aligns messages to. */
     static final int CACHE_LINE = 64;
 
-    private final Socket socket;
-    private final InputStream in;
-    private final OutputStream out;
+    private final OobChannel channel;
     private final boolean client;
     private double remoteVersion;
     private int cycleBuffer = PAGE_SIZE;
     private int cacheLine = CACHE_LINE;
+    /** The GID index the binary key records carry (gid_index of struct pingpong_dest). */
+    private int gidIndex;
 
-    private PerftestComm(Socket socket, boolean client) throws IOException {
-        this.socket = socket;
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
+    PerftestComm(OobChannel channel, boolean client) {
+        this.channel = channel;
         this.client = client;
-        socket.setTcpNoDelay(true);
     }
 
     /** ethernet_client_connect: the first of the host's IPv4 addresses that accepts. */
@@ -56,7 +52,7 @@ final class PerftestComm implements Closeable {
             Socket s = new Socket();
             try {
                 s.connect(new InetSocketAddress(address, port));
-                return new PerftestComm(s, true);
+                return new PerftestComm(new TcpOobChannel(s), true);
             } catch (IOException e) {
                 try {
                     s.close();
@@ -78,10 +74,19 @@ final class PerftestComm implements Closeable {
             } catch (IOException e) {
                 throw new PerftestException("Couldn't listen to port " + port, e);
             }
-            return new PerftestComm(listener.accept(), false);
+            return new PerftestComm(new TcpOobChannel(listener.accept()), false);
         } catch (IOException e) {
             throw new PerftestException("accept() failed", e);
         }
+    }
+
+    /** Whether the exchange goes over the RDMA CM's control QP (-R). */
+    boolean rdmaCm() {
+        return channel.rdmaCm();
+    }
+
+    void gidIndex(int index) {
+        this.gidIndex = index;
     }
 
     boolean isClient() {
@@ -99,22 +104,17 @@ final class PerftestComm implements Closeable {
             write(mine);
             return remote;
         } catch (IOException e) {
-            throw new PerftestException(" Failed to exchange data between server and clients", e);
+            throw new PerftestException(" Failed to exchange data between server and clients (" + e.getMessage() + ")",
+                e);
         }
     }
 
     private void write(byte[] data) throws IOException {
-        out.write(data);
-        out.flush();
+        channel.send(data);
     }
 
-    private byte[] read(int length) throws IOException, PerftestException {
-        byte[] data = in.readNBytes(length);
-        if (data.length != length) {
-            throw new PerftestException(" Failed to exchange data between server and clients (the peer sent "
-                + data.length + " of " + length + " bytes and closed the connection)");
-        }
-        return data;
+    private byte[] read(int length) throws IOException {
+        return channel.receive(length);
     }
 
     /**
@@ -171,8 +171,14 @@ final class PerftestComm implements Closeable {
         return remote >= 1 && remote <= 5 && mtuEnum > remote ? remote : mtuEnum;
     }
 
-    /** ctx_hand_shake: the key message each way; also the barrier between the steps of a test. */
+    /**
+     * ctx_hand_shake: the key message each way (over the control QP the binary record); also the
+     * barrier between the steps of a test.
+     */
     PerftestDest handShake(PerftestDest mine) throws PerftestException {
+        if (channel.rdmaCm()) {
+            return PerftestDest.fromRecord(exchange(mine.toRecord(gidIndex), PerftestDest.RECORD_LENGTH));
+        }
         byte[] remote = exchange(mine.toMessage(), PerftestDest.MESSAGE_LENGTH);
         try {
             return PerftestDest.parse(remote);
@@ -180,6 +186,14 @@ final class PerftestComm implements Closeable {
             throw new PerftestException("Couldn't parse line <" + new String(remote, StandardCharsets.US_ASCII).trim()
                 + ">", e);
         }
+    }
+
+    /**
+     * The handshakes around create_rdma_cm_connection: my_dest[0] still zeroed (main()'s memset),
+     * so 56 zero bytes each way; what the peer sends is not looked at.
+     */
+    void zeroHandShake() throws PerftestException {
+        exchange(new byte[PerftestDest.RECORD_LENGTH], PerftestDest.RECORD_LENGTH);
     }
 
     /** xchg_bw_reports: size, iters (8 bytes from 5.33 on, else 4), BW peak, BW average, message rate. */
@@ -202,9 +216,12 @@ final class PerftestComm implements Closeable {
         return ByteBuffer.wrap(exchange(ByteBuffer.allocate(8).putDouble(mine).array(), 8)).getDouble();
     }
 
-    /** ctx_close_connection: a last handshake, then "done" with its NUL (which nobody reads). */
+    /** ctx_close_connection: a last handshake, then over TCP "done" with its NUL (which nobody reads). */
     void closeConnection(PerftestDest mine) throws PerftestException {
         handShake(mine);
+        if (channel.rdmaCm()) {
+            return;
+        }
         try {
             write(new byte[] {'d', 'o', 'n', 'e', 0});
         } catch (IOException e) {
@@ -214,11 +231,7 @@ final class PerftestComm implements Closeable {
 
     @Override
     public void close() {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // the run is over
-        }
+        channel.close();
     }
 
     /** atof of NUL-terminated text: the longest leading decimal number, 0 when there is none. */

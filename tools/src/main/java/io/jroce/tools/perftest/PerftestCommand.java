@@ -58,7 +58,9 @@ public final class PerftestCommand implements Command {
             return ExitStatus.OK;
         } catch (PerftestException e) {
             out.flush();
-            err.println(e.getMessage());
+            if (!e.getMessage().isEmpty()) { // empty: perftest said it on stdout already
+                err.println(e.getMessage());
+            }
             return ExitStatus.FAILED;
         } catch (VerbsException e) {
             out.flush();

@@ -78,6 +78,34 @@ final class PerftestContext implements AutoCloseable {
      * buffer is random bytes, zeros for write_lat (which polls it for the peer's counter).
      */
     void init(int cycleBuffer, int cacheLine, PrintStream out) throws PerftestException {
+        initResources(cycleBuffer, cacheLine, out);
+        try {
+            for (int i = 0; i < p.numQps; i++) {
+                QueuePair qp = closer.register(pd.createQp(qpInit()));
+                qps.add(qp);
+                QpAttributes attr = new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1);
+                if (p.qpType == QpType.UD) {
+                    attr.qkey(QKEY);
+                } else {
+                    attr.accessFlags(switch (p.verb) {
+                        case ATOMIC -> AccessFlags.REMOTE_ATOMIC;
+                        case READ -> AccessFlags.REMOTE_READ;
+                        case WRITE -> AccessFlags.REMOTE_WRITE;
+                        case SEND -> AccessFlags.REMOTE_WRITE | AccessFlags.LOCAL_WRITE;
+                    });
+                }
+                qp.modify(attr);
+            }
+        } catch (VerbsException e) {
+            throw new PerftestException(" Couldn't create IB resources (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * ctx_init without the QPs, as with -R (the RDMA CM creates each on its ID, {@link #addQp}):
+     * PD, buffer and MR, CQs.
+     */
+    void initResources(int cycleBuffer, int cacheLine, PrintStream out) throws PerftestException {
         try {
             pd = closer.register(device.allocPd());
             long buff = Math.max(p.size, cycleBuffer);
@@ -109,30 +137,31 @@ final class PerftestContext implements AutoCloseable {
                     attrs.maxInlineData());
                 p.inlineSize = attrs.maxInlineData();
             }
-            for (int i = 0; i < p.numQps; i++) {
-                QpInitAttributes init = new QpInitAttributes().type(p.qpType).sendCq(sendCq)
-                    .recvCq(recvCq != null ? recvCq : sendCq).maxSendWr(p.txDepth).maxSendSge(1)
-                    .maxRecvWr(p.rxDepth).maxRecvSge(1).maxInlineData(p.inlineSize);
-                QueuePair qp = closer.register(pd.createQp(init));
-                qps.add(qp);
-                QpAttributes attr = new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1);
-                if (p.qpType == QpType.UD) {
-                    attr.qkey(QKEY);
-                } else {
-                    attr.accessFlags(switch (p.verb) {
-                        case ATOMIC -> AccessFlags.REMOTE_ATOMIC;
-                        case READ -> AccessFlags.REMOTE_READ;
-                        case WRITE -> AccessFlags.REMOTE_WRITE;
-                        case SEND -> AccessFlags.REMOTE_WRITE | AccessFlags.LOCAL_WRITE;
-                    });
-                }
-                qp.modify(attr);
-            }
         } catch (VerbsException e) {
             throw new PerftestException(" Couldn't create IB resources (" + e.getMessage() + ")", e);
         } catch (OutOfMemoryError e) {
             throw new PerftestException("Couldn't allocate work buf.", e);
         }
+    }
+
+    /** Whether {@link #initResources} ran. */
+    boolean hasResources() {
+        return pd != null;
+    }
+
+    /** ctx_qp_create's attributes: the CQs, tx_depth sends, rx_depth receives, one SGE each, the inline size. */
+    QpInitAttributes qpInit() {
+        return new QpInitAttributes().type(p.qpType).sendCq(sendCq).recvCq(recvCq != null ? recvCq : sendCq)
+            .maxSendWr(p.txDepth).maxSendSge(1).maxRecvWr(p.rxDepth).maxRecvSge(1).maxInlineData(p.inlineSize);
+    }
+
+    ProtectionDomain pd() {
+        return pd;
+    }
+
+    /** A QP the RDMA CM created and connected (-R): the next QP of the test; its ID's owner closes it. */
+    void addQp(QueuePair qp) {
+        qps.add(qp);
     }
 
     /** INC: {@code size} rounded up to a multiple of the cache line. */

@@ -1,6 +1,7 @@
 package io.jroce.tools.perftest;
 
 import io.jroce.verbs.Gid;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -8,11 +9,37 @@ import java.nio.charset.StandardCharsets;
  * TCP when it has a GID index, which it always has on RoCE: the text
  * {@code "%04x:%04x:%06x:%06x:%08x:%016llx:"} + 16 x {@code "%02x:"} + {@code "%08x:"}, that is lid :
  * out_reads : qpn : psn : rkey : vaddr : the 16 GID bytes : srqn, in a 108-byte message (the text
- * and its NUL).
+ * and its NUL). With -R it goes over the control QP as the struct itself ({@link #toRecord}).
  */
 record PerftestDest(int lid, int outReads, int qpn, int psn, int rkey, long vaddr, Gid gid, int srqn) {
     /** KEY_MSG_SIZE_GID. */
     static final int MESSAGE_LENGTH = 108;
+    /** sizeof(struct pingpong_dest) on x86-64: what rdma_write_keys sends with -R. */
+    static final int RECORD_LENGTH = 56;
+
+    /**
+     * rdma_write_keys as built with HAVE_ENDIAN (Debian's perftest): lid, out_reads, qpn, psn and
+     * rkey as big-endian 32-bit words, 4 bytes of padding (uninitialized in perftest, zeros here),
+     * vaddr big-endian at 24, the GID's 16 bytes at 32, srqn and gid_index big-endian at 48 and 52.
+     */
+    byte[] toRecord(int gidIndex) {
+        ByteBuffer b = ByteBuffer.allocate(RECORD_LENGTH);
+        b.putInt(lid).putInt(outReads).putInt(qpn).putInt(psn).putInt(rkey).putInt(0).putLong(vaddr);
+        for (int i = 0; i < Gid.LENGTH; i++) {
+            b.put(gid.byteAt(i));
+        }
+        b.putInt(srqn).putInt(gidIndex);
+        return b.array();
+    }
+
+    /** rdma_read_keys (HAVE_ENDIAN): every field but srqn and gid_index, which it does not read (srqn 0 here). */
+    static PerftestDest fromRecord(byte[] record) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        byte[] gid = new byte[Gid.LENGTH];
+        b.get(32, gid);
+        return new PerftestDest(b.getInt(0), b.getInt(4), b.getInt(8), b.getInt(12), b.getInt(16), b.getLong(24),
+            Gid.of(gid), 0);
+    }
 
     byte[] toMessage() {
         StringBuilder sb = new StringBuilder(MESSAGE_LENGTH);

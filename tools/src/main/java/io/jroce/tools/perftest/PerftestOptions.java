@@ -50,11 +50,12 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
      * @param cpuFreq      -F: accepted; a JVM measures with System.nanoTime, no CPU frequency
      * @param noPeak       -N
      * @param reportGbits  --report_gbits
+     * @param rdmaCm       -R: the QPs and the exchange through the RDMA CM
      * @param help         -h
      * @param version      -V
      */
     record Flags(boolean all, boolean bidirectional, boolean cpuFreq, boolean noPeak, boolean reportGbits,
-                 boolean help, boolean version) {
+                 boolean rdmaCm, boolean help, boolean version) {
     }
 
     boolean isClient() {
@@ -90,6 +91,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         private boolean cpuFreq;
         private boolean noPeak;
         private boolean reportGbits;
+        private boolean rdmaCm;
         private boolean help;
         private boolean version;
         private final DeviceOptions.Parser device = new DeviceOptions.Parser();
@@ -130,6 +132,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
                 value('D', "duration", (o, v) -> duration = number(o, v, 1, Integer.MAX_VALUE, "Duration period")),
                 value('f', "margin", (o, v) -> margin = number(o, v, 0, Integer.MAX_VALUE, "Margin")),
                 flag('h', "help", () -> help = true),
+                flag('R', "rdma_cm", () -> rdmaCm = true),
                 flag(OptionSpec.NO_SHORT, "report_gbits", () -> reportGbits = true)));
             table.addAll(UnsupportedPerftestOptions.TABLE);
             table.addAll(device.options());
@@ -140,7 +143,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
             String host = Getopt.parseWithServer(table(), args);
             return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
                 inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
-                new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, help, version), device.build());
+                new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, rdmaCm, help, version), device.build());
         }
 
         private void numQps(String name, String value) throws UsageException {

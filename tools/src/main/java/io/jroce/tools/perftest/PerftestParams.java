@@ -27,6 +27,8 @@ final class PerftestParams {
     final QpType qpType;
     final int numQps;
     final boolean reqSize;
+    /** -R: the QPs connected, and the exchange carried, by the RDMA CM. */
+    final boolean rdmaCm;
     long size;
     /** Iterations per QP; in duration mode, the completions counted while sampling. */
     long iters;
@@ -52,6 +54,7 @@ final class PerftestParams {
         qpType = o.qpType();
         numQps = o.numQps();
         reqSize = o.size() > 0;
+        rdmaCm = o.flags().rdmaCm();
         size = o.size() > 0 ? o.size() : verb == PerftestTool.Verb.ATOMIC ? 8 : tool.bandwidth() ? 65_536 : 2;
         iters = o.iters() > 0 ? o.iters() : tool == PerftestTool.WRITE_BW ? 5000 : 1000;
         txDepth = o.txDepth() > 0 ? o.txDepth() : tool.bandwidth() ? 128 : 1;
@@ -109,6 +112,17 @@ final class PerftestParams {
                 out.println(PerftestReportWriter.LINE);
                 throw new PerftestException("Duration mode currently doesn't support running on all sizes.");
             }
+        }
+        if (rdmaCm && qpType == QpType.UC) {
+            // perftest prints this on stdout, after a line
+            out.println(PerftestReportWriter.LINE);
+            out.println(" UC is not supported in librdmacm");
+            throw new PerftestException("");
+        }
+        if (rdmaCm && qpType == QpType.UD) {
+            out.println(PerftestReportWriter.LINE);
+            throw new PerftestException(" UD with rdma_cm (-R -c UD) is not supported by jroce yet: it needs the RDMA"
+                + " CM's SIDR (UD service ID resolution)");
         }
         if (verb == PerftestTool.Verb.SEND && tool.bandwidth() && !client && !duplex) {
             noPeak = true;

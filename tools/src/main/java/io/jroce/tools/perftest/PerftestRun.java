@@ -4,14 +4,20 @@ import io.jroce.verbs.Gid;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.QpType;
 import java.io.PrintStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One run of a perftest twin, in the order of the tool's main(): open the device, connect over TCP,
- * exchange versions, page and cache line sizes and the MTU, create the resources, print the test
- * information, exchange the QPs' keys (the sequence of handshakes differs between the tools, and
- * the peer counts on it), connect the QPs, run, report, close.
+ * One run of a perftest twin, in the order of the tool's main(): open the device, connect over TCP
+ * (with -R: the control QP through the RDMA CM), exchange versions, page and cache line sizes and
+ * the MTU, create the resources (with -R: connect the QPs through the RDMA CM, {@link
+ * CmQpConnections}), print the test information, exchange the QPs' keys (the sequence of handshakes
+ * differs between the tools, and the peer counts on it), connect the QPs (not with -R), run,
+ * report, close.
  */
 final class PerftestRun {
     private final PerftestParams p;
@@ -34,32 +40,84 @@ final class PerftestRun {
                 out.println("************************************");
                 out.flush();
             }
-            try (PerftestComm comm = p.client ? PerftestComm.connect(p.options.host(), p.options.tcpPort())
-                : PerftestComm.accept(p.options.tcpPort())) {
+            try (PerftestComm comm = openComm(ctx)) {
                 comm.exchangeVersions();
                 comm.exchangeSysData();
                 p.mtu = Mtu.fromEnum(comm.exchangeMtu(p.mtu.enumValue()));
                 p.checkUdSize(err);
-                ctx.init(comm.cycleBuffer(), comm.cacheLine(), out);
-                if (p.gidIndex >= ctx.device().gids().size()) {
-                    throw new PerftestException(" Unable to set up socket connection (GID index " + p.gidIndex
-                        + " does not exist: the device has one GID per --bind address)");
+                CmQpConnections cm = null;
+                try {
+                    if (p.rdmaCm) {
+                        InetSocketAddress local = localAddress(ctx, p.client ? 0 : p.options.tcpPort());
+                        cm = CmQpConnections.connect(p, ctx, comm, local, p.client ? serverAddress() : null,
+                            comm.cycleBuffer(), comm.cacheLine(), out, err);
+                    } else {
+                        ctx.init(comm.cycleBuffer(), comm.cacheLine(), out);
+                    }
+                    Gid gid = gid(ctx);
+                    comm.gidIndex(p.gidIndex);
+                    List<PerftestDest> mine = new ArrayList<>();
+                    for (int i = 0; i < p.numQps; i++) {
+                        mine.add(ctx.localDest(i, gid));
+                    }
+                    TestInfo.print(out, p);
+                    List<PerftestDest> remote = connect(comm, ctx, mine);
+                    WorkRequests wrs = new WorkRequests(p, ctx, remote, comm.cycleBuffer(), comm.cacheLine());
+                    ConnectedMain main = !p.tool.bandwidth() ? new LatMain(p, ctx, comm, mine.get(0), out)
+                        : p.verb == PerftestTool.Verb.SEND ? new SendBwMain(p, ctx, comm, mine.get(0), out)
+                        : new RdmaBwMain(p, ctx, comm, mine.get(0), out);
+                    main.run(remote, wrs);
+                    out.flush();
+                } finally {
+                    if (cm != null) {
+                        cm.close(); // destroy_ctx of the test's context: its RDMA CM part first
+                    }
                 }
-                Gid gid = ctx.device().gids().get(p.gidIndex);
-                List<PerftestDest> mine = new ArrayList<>();
-                for (int i = 0; i < p.numQps; i++) {
-                    mine.add(ctx.localDest(i, gid));
-                }
-                TestInfo.print(out, p);
-                List<PerftestDest> remote = connect(comm, ctx, mine);
-                WorkRequests wrs = new WorkRequests(p, ctx, remote, comm.cycleBuffer(), comm.cacheLine());
-                ConnectedMain main = !p.tool.bandwidth() ? new LatMain(p, ctx, comm, mine.get(0), out)
-                    : p.verb == PerftestTool.Verb.SEND ? new SendBwMain(p, ctx, comm, mine.get(0), out)
-                    : new RdmaBwMain(p, ctx, comm, mine.get(0), out);
-                main.run(remote, wrs);
-                out.flush();
             }
         }
+    }
+
+    /**
+     * establish_connection: TCP to -p, or with -R the control QP through the RDMA CM, from (client)
+     * or on (server) the device's address of the GID index: jroce has no wildcard listen, and the
+     * twin's device is the one its --bind addresses name.
+     */
+    private PerftestComm openComm(PerftestContext ctx) throws PerftestException, InterruptedException {
+        if (!p.rdmaCm) {
+            return p.client ? PerftestComm.connect(p.options.host(), p.options.tcpPort())
+                : PerftestComm.accept(p.options.tcpPort());
+        }
+        OobChannel channel = p.client
+            ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT)
+            : CmControlChannel.accept(localAddress(ctx, p.options.tcpPort()), p.numQps, CmQpConnections.RETRY_COUNT);
+        return new PerftestComm(channel, p.client);
+    }
+
+    private Gid gid(PerftestContext ctx) throws PerftestException {
+        if (p.gidIndex >= ctx.device().gids().size()) {
+            throw new PerftestException(" Unable to set up socket connection (GID index " + p.gidIndex
+                + " does not exist: the device has one GID per --bind address)");
+        }
+        return ctx.device().gids().get(p.gidIndex);
+    }
+
+    private InetSocketAddress localAddress(PerftestContext ctx, int port) throws PerftestException {
+        return new InetSocketAddress(gid(ctx).toInetAddress(), port);
+    }
+
+    /** The server's IPv4 address (rdma_client_connect resolves with AF_INET) and -p. */
+    private InetSocketAddress serverAddress() throws PerftestException {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(p.options.host())) {
+                if (a instanceof Inet4Address) {
+                    return new InetSocketAddress(a, p.options.tcpPort());
+                }
+            }
+        } catch (UnknownHostException e) {
+            // as below
+        }
+        throw new PerftestException("Problem in resolving basic address and port\n Unable to perform rdma_client"
+            + " function\n Unable to init the socket connection");
     }
 
     /**
@@ -78,19 +136,24 @@ final class PerftestRun {
         for (PerftestDest d : mine) {
             remote.add(comm.handShake(d));
         }
-        if (mine.get(0).gid().isIpv4Mapped() != remote.get(0).gid().isIpv4Mapped()) {
+        if (!p.rdmaCm && mine.get(0).gid().isIpv4Mapped() != remote.get(0).gid().isIpv4Mapped()) {
             throw new PerftestException("\n Found Incompatibility issue with GID types.\n Please Try to use a different"
                 + " IP version.\n");
         }
-        ctx.connect(remote, mine);
+        if (!p.rdmaCm) {
+            ctx.connect(remote, mine); // with -R the RDMA CM connected them
+        }
         if (sendFamily) {
             comm.handShake(mine.get(0));
         }
+        // ctx_print_pingpong_data switches on the communication's verb, which with -R is the control
+        // QP's SEND: no OUT, RKey or VAddr then
+        PerftestTool.Verb printed = p.rdmaCm ? PerftestTool.Verb.SEND : p.verb;
         for (PerftestDest d : mine) {
-            out.println(d.describe("local", p.verb));
+            out.println(d.describe("local", printed));
         }
         for (PerftestDest d : mine) {
-            out.println(comm.handShake(d).describe("remote", p.verb));
+            out.println(comm.handShake(d).describe("remote", printed));
         }
         if (!sendFamily) {
             comm.handShake(mine.get(0));

@@ -52,6 +52,7 @@ final class PerftestUsage {
             sb.append("  -s, --size=<size>           Size of message to exchange (default ").append(bw ? 65536 : 2)
                 .append(")\n");
         }
+        sb.append("  -R, --rdma_cm               Connect QPs with rdma_cm and run test on those QPs (RC)\n");
         sb.append("  -S, --sl=<sl>               SL (default 0)\n");
         sb.append("  -t, --tx-depth=<dep>        Size of tx queue (default ").append(bw ? 128 : 1).append(")\n");
         sb.append("  -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14\n");
@@ -71,7 +72,7 @@ final class PerftestUsage {
               --peer-udp-port N      RoCE UDP port of the peer if it differs
               --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
 
-            perftest options jroce does not take (-R, -z, -e, -g, -M, -O, -l, -C, -H, -U, --use_cuda, ...)
+            perftest options jroce does not take (-z, -e, -g, -M, -O, -l, -C, -H, -U, --use_cuda, ...)
             are refused with the reason.
             """);
         return sb.toString();

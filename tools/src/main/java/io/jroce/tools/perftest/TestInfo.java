@@ -44,8 +44,16 @@ final class TestInfo {
         } else {
             out.printf(" Outstand reads  : %d%n", p.outReads);
         }
-        out.println(" rdma_cm QPs\t : OFF");
-        out.println(" Data ex. method : Ethernet");
+        out.println(" rdma_cm QPs\t : " + (p.rdmaCm ? "ON" : "OFF"));
+        out.print(" Data ex. method : " + (p.rdmaCm ? "rdma_cm" : "Ethernet"));
+        if (p.rdmaCm && !p.client) {
+            // printed once the QPs are connected, as perftest does
+            out.println();
+            out.println(PerftestReportWriter.LINE);
+            out.println(" Waiting for client rdma_cm QP to connect");
+            out.print(" Please run the same command with the IB/RoCE interface IP");
+        }
+        out.println();
         out.println(PerftestReportWriter.LINE);
     }
 

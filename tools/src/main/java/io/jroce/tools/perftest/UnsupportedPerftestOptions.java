@@ -13,9 +13,8 @@ import java.util.List;
  */
 final class UnsupportedPerftestOptions {
     static final List<OptionSpec> TABLE = List.of(
-        refused('R', "rdma_cm", "rdma_cm connection (-R/--rdma_cm): jroce has no RDMA CM in the tools;"
-            + " use the TCP exchange"),
-        refused('z', "comm_rdma_cm", "rdma_cm data exchange (-z/--comm_rdma_cm): jroce exchanges over TCP only"),
+        refused('z', "comm_rdma_cm", "rdma_cm data exchange with QPs connected without it (-z/--comm_rdma_cm):"
+            + " not implemented; -R connects the QPs and exchanges through the RDMA CM"),
         refused('e', "events", "CQ events (-e/--events): the twins poll"),
         refused('g', "mcg", "multicast (-g/--mcg): jroce has no multicast"),
         refused('M', null, "multicast (-M/--MGID): jroce has no multicast"),
@@ -24,7 +23,7 @@ final class UnsupportedPerftestOptions {
         refused('C', null, "report in cycles (-C): the twins measure with System.nanoTime, not CPU cycles"),
         refused('H', null, "latency histogram (-H): not implemented"),
         refused('U', null, "unsorted latencies (-U): not implemented"),
-        refused('T', null, "TOS (-T): only valid with rdma_cm, which jroce's tools do not use"),
+        refused('T', null, "TOS (-T): the RDMA CM of jroce sets no traffic class"),
         refused('L', null, "hop limit (-L): only valid for Raw Ethernet QPs"),
         refused('w', null, "BW limit (-w/--limit_bw): not implemented"),
         refused('y', null, "message rate limit (-y/--limit_msgrate): not implemented"),

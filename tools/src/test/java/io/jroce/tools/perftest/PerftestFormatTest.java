@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,7 +104,9 @@ class PerftestFormatTest {
 
     @Test
     void refusalsAndPerftestsChecks() {
-        UsageException e = assertThrows(UsageException.class, () -> options(PerftestTool.WRITE_BW, "-R"));
+        // -R is implemented now (PerftestRdmaCmTest); -z, the other rdma_cm mode, is still refused
+        assertTrue(assertDoesNotThrow(() -> options(PerftestTool.WRITE_BW, "-R")).flags().rdmaCm());
+        UsageException e = assertThrows(UsageException.class, () -> options(PerftestTool.WRITE_BW, "-z"));
         assertTrue(e.getMessage().contains("rdma_cm"), e.getMessage());
         assertThrows(UsageException.class, () -> options(PerftestTool.WRITE_BW, "--use_cuda=0"));
         assertThrows(UsageException.class, () -> options(PerftestTool.WRITE_LAT, "-q", "2"));

@@ -787,9 +787,14 @@ final class SoftCmId implements RdmaCmId {
     // Helpers.
 
     private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
-        qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(remoteQpn).rqPsn(psn)
+        QpAttributes rtr = new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(remoteQpn).rqPsn(psn)
             .addressVector(new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort))
-            .maxDestRdAtomic(responderResources).minRnrTimer(MIN_RNR_TIMER));
+            .maxDestRdAtomic(responderResources).minRnrTimer(MIN_RNR_TIMER);
+        if (responderResources > 0) {
+            // the kernel's CM (cm_init_qp_init_attr) grants remote atomics with responder resources
+            rtr.accessFlags(QP_ACCESS | AccessFlags.REMOTE_ATOMIC);
+        }
+        qp.modify(rtr);
     }
 
     private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {

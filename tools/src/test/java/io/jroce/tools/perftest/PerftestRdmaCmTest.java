@@ -1,0 +1,234 @@
+package io.jroce.tools.perftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jroce.tools.Main;
+import io.jroce.tools.perftest.report.BwRow;
+import io.jroce.tools.perftest.report.LatencyRow;
+import io.jroce.tools.perftest.report.PerftestReport;
+import io.jroce.tools.perftest.report.PerftestReportParser;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The perftest twins with -R against themselves: server on 127.0.0.1, client on 127.0.0.2, both
+ * devices on one free UDP port (as RdmaCmUdpTest explains), the RDMA CM port a free one (-p). Both
+ * must end with status 0 and print the result row of the size and iterations asked for; what one
+ * side prints as its local QP (QPN, PSN, rkey, address, GID) the other must print as the remote one,
+ * which only the binary key records over the control QP can have carried; the parameter block says
+ * rdma_cm. Nothing depends on how fast the run is.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class PerftestRdmaCmTest {
+    private static final String SERVER = "127.0.0.1";
+    private static final String CLIENT = "127.0.0.2";
+    /** Guards against hangs only. */
+    private static final long GUARD_S = 120;
+    private static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: (.*)\\n GID: (.*)");
+
+    record Side(int status, String out, String err) {
+        String transcript(String name) {
+            return "--- " + name + ", status " + status + ":\n" + out + err;
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "write_bw, -n 200, 65536, 200, true, true",
+        "write_bw, -n 100 -q 2 -s 1024, 1024, 200, true, true",
+        "read_bw, -n 200, 65536, 200, true, true",
+        "send_bw, -n 200, 65536, 200, true, true",
+        "atomic_bw, -n 200, 8, 200, true, true",
+        "write_lat, -n 50, 2, 50, false, true",
+        "send_lat, -n 50, 2, 50, false, true",
+        "read_lat, -n 50, 2, 50, false, false",
+    })
+    void twinsOverRdmaCm(String tool, String options, long size, long iters, boolean bw, boolean serverReports)
+        throws Exception {
+        List<Side> sides = runPair(tool, options.split(" "));
+        Side server = sides.get(0);
+        Side client = sides.get(1);
+        String transcript = server.transcript("server") + "\n" + client.transcript("client");
+        assertEquals(0, server.status, transcript);
+        assertEquals(0, client.status, transcript);
+        for (Side side : sides) {
+            assertTrue(side.out.contains(" rdma_cm QPs\t : ON\n Data ex. method : rdma_cm\n"), transcript);
+        }
+        assertTrue(server.out.contains(" Data ex. method : rdma_cm\n" + PerftestReportWriterLine.LINE + "\n"
+            + " Waiting for client rdma_cm QP to connect\n"
+            + " Please run the same command with the IB/RoCE interface IP\n" + PerftestReportWriterLine.LINE + "\n"),
+            transcript);
+        assertFalse(client.out.contains("Waiting for client rdma_cm QP"), transcript);
+        int qps = options.contains("-q 2") ? 2 : 1;
+        List<String> serverLocal = addresses(server.out, "local");
+        List<String> clientLocal = addresses(client.out, "local");
+        assertEquals(qps, serverLocal.size(), transcript);
+        assertEquals(qps, clientLocal.size(), transcript);
+        assertEquals(serverLocal, addresses(client.out, "remote"), transcript);
+        assertEquals(clientLocal, addresses(server.out, "remote"), transcript);
+        // perftest prints the addresses by the control QP's verb (SEND): no OUT, RKey, VAddr
+        assertTrue(serverLocal.get(0).matches("LID 0000 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{1,6} GID: .*"), transcript);
+        assertTrue(serverLocal.get(0).endsWith("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:01"), transcript);
+        assertTrue(clientLocal.get(0).endsWith("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:02"), transcript);
+        assertRow(client.out, bw, size, iters, transcript);
+        if (serverReports) {
+            assertRow(server.out, bw, size, iters, transcript);
+        }
+    }
+
+    /** perftest_parameters.c: -R with -c UC exits 1 after a line and " UC is not supported in librdmacm" on stdout. */
+    @Test
+    void ucIsRefusedAsPerftestDoes() throws Exception {
+        Side s = run(List.of("write_bw", "-R", "-c", "UC", "--bind", SERVER));
+        assertEquals(1, s.status, s.transcript("write_bw -R -c UC"));
+        assertEquals(PerftestReportWriterLine.LINE + "\n UC is not supported in librdmacm\n", s.out);
+        assertEquals("", s.err);
+    }
+
+    /** UD through the RDMA CM needs SIDR: refused with a reason until jroce has it. */
+    @Test
+    void udIsRefusedUntilSidr() throws Exception {
+        Side s = run(List.of("send_bw", "-R", "-c", "UD", "--bind", SERVER));
+        assertEquals(1, s.status, s.transcript("send_bw -R -c UD"));
+        assertTrue(s.err.contains("UD with rdma_cm (-R -c UD) is not supported by jroce yet"), s.transcript("send_bw"));
+    }
+
+    /** The key record as rdma_write_keys sends it with HAVE_ENDIAN: big-endian words, GID bytes at 32. */
+    @Test
+    void keyRecordLayout() {
+        PerftestDest d = new PerftestDest(0, 16, 0x000123, 0xabcdef, 0x11223344, 0x00007f0012345678L,
+            io.jroce.verbs.Gid.parse("10.0.0.1"), 0);
+        byte[] r = d.toRecord(1);
+        assertEquals(56, r.length);
+        assertEquals("00000000" + "00000010" + "00000123" + "00abcdef" + "11223344" + "00000000" + "00007f0012345678"
+            + "00000000000000000000ffff0a000001" + "00000000" + "00000001", hex(r));
+        assertEquals(d, PerftestDest.fromRecord(r));
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) {
+            sb.append(String.format("%02x", x & 0xFF));
+        }
+        return sb.toString();
+    }
+
+    private static List<String> addresses(String out, String side) {
+        List<String> found = new ArrayList<>();
+        Matcher m = ADDRESS.matcher(out);
+        while (m.find()) {
+            if (m.group(1).equals(side)) {
+                found.add(m.group(2) + " GID: " + m.group(3));
+            }
+        }
+        return found;
+    }
+
+    private static void assertRow(String out, boolean bw, long size, long iters, String transcript) {
+        PerftestReport report = PerftestReportParser.parse(out);
+        if (bw) {
+            BwRow row = report.bwRows().stream().findFirst().orElse(null);
+            assertTrue(row != null, "no result row\n" + transcript);
+            assertEquals(List.of(size, iters), List.of(row.bytes(), row.iterations()), transcript);
+            assertTrue(row.msgRateMpps() > 0, "message rate\n" + transcript);
+        } else {
+            LatencyRow row = report.latencyRows().stream().findFirst().orElse(null);
+            assertTrue(row != null, "no result row\n" + transcript);
+            assertEquals(List.of(size, iters), List.of(row.bytes(), row.iterations()), transcript);
+        }
+    }
+
+    private static List<Side> runPair(String tool, String... options) throws Exception {
+        String port = Integer.toString(freeTcpPort());
+        String udp = Integer.toString(freeUdpPort());
+        List<String> common = new ArrayList<>(List.of(tool, "-R", "-p", port, "--udp-port", udp));
+        common.addAll(Arrays.stream(options).filter(o -> !o.isBlank()).toList());
+        List<String> serverArgs = new ArrayList<>(common);
+        serverArgs.addAll(List.of("--bind", SERVER));
+        List<String> clientArgs = new ArrayList<>(common);
+        clientArgs.addAll(List.of("--bind", CLIENT, SERVER));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Side> server = pool.submit(() -> run(serverArgs));
+            Side client = null;
+            // Until the server listens its device answers REJ 8, which perftest's client reports as
+            // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
+            for (int attempt = 0; attempt < 200; attempt++) {
+                client = run(clientArgs);
+                if (!client.err.contains("Unexpected CM event bl blka 8")) {
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            if (client.status != 0) {
+                // perftest's server waits forever for a client that failed: stop it
+                try {
+                    return List.of(server.get(5, TimeUnit.SECONDS), client);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    server.cancel(true);
+                    return List.of(new Side(-1, "(stopped: the client failed)", ""), client);
+                }
+            }
+            return List.of(server.get(GUARD_S, TimeUnit.SECONDS), client);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Side run(List<String> args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = Main.run(args.toArray(String[]::new), o, e);
+        }
+        return new Side(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** A UDP port free on both addresses. */
+    private static int freeUdpPort() throws IOException {
+        while (true) {
+            try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(SERVER), 0))) {
+                int p = a.getLocalPort();
+                try (DatagramSocket b = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(CLIENT), p))) {
+                    return p;
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
+    }
+
+    /** The report's line (PerftestReportWriter.LINE), named here for the assertions. */
+    private static final class PerftestReportWriterLine {
+        static final String LINE = io.jroce.tools.perftest.report.PerftestReportWriter.LINE;
+    }
+}
