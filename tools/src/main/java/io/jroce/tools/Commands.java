@@ -1,5 +1,6 @@
 package io.jroce.tools;
 
+import io.jroce.tools.cmatose.UcmatoseCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
@@ -20,6 +21,7 @@ public final class Commands {
         all.addAll(PingpongCommand.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         all.add(new RpingCommand());
+        all.add(new UcmatoseCommand());
         return List.copyOf(all);
     }
 
