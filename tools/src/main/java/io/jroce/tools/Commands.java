@@ -4,6 +4,8 @@ import io.jroce.tools.cmatose.UcmatoseCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
+import io.jroce.tools.rdmaep.RdmaClientCommand;
+import io.jroce.tools.rdmaep.RdmaServerCommand;
 import io.jroce.tools.rping.RpingCommand;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,8 @@ public final class Commands {
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         all.add(new RpingCommand());
         all.add(new UcmatoseCommand());
+        all.add(new RdmaServerCommand());
+        all.add(new RdmaClientCommand());
         return List.copyOf(all);
     }
 

@@ -36,6 +36,40 @@ class UcmatoseCommandTest {
         return c.out().contains("cmatose: event: RDMA_CM_EVENT_REJECTED, error: 8");
     }
 
+    /** A second address of the server's device, where nobody listens, for {@link #awaitListening}. */
+    private static final String PROBE = "127.0.0.3";
+
+    /**
+     * Waits until the server listens, without taking one of its -c connections (which a client run
+     * again while refused could, when the listener comes up between its REQs): once its device is
+     * open, a probe REQ to the device's other address is refused with REJ 8 while nobody listens on
+     * the port and with REJ 28 once a listener bound to the first address has it (the REQ asks for
+     * an address the listener is not bound to, as the kernel's cma_match_private_data refuses it).
+     */
+    private static void awaitListening(TwinSide server, String udp, String port, String ps) throws Exception {
+        // printed before the device opens: a probe REQ sent before that is lost, and sent again 6 s later
+        server.awaitOutLine("cmatose: starting server");
+        for (int attempt = 0; attempt < 200; attempt++) {
+            try (TwinSide probe = TwinSide.start(line("-s", PROBE, "-b", CLIENT, "-S", "0", "-p", port, "-P", ps,
+                "--udp-port", udp))) {
+                probe.await();
+                if (probe.out().contains("RDMA_CM_EVENT_REJECTED, error: 28")) {
+                    return;
+                }
+                if (!refused(probe)) {
+                    throw new AssertionError("the probe was not refused: " + probe.transcript());
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the server never listened");
+    }
+
+    private static TwinSide awaitListeningThenStart(TwinSide server, String udp, String... line) throws Exception {
+        awaitListening(server, udp, CmatoseOptions.DEFAULT_PORT, "tcp");
+        return TwinSide.start(line);
+    }
+
     private static String[] line(String... args) {
         List<String> l = new ArrayList<>(List.of("ucmatose"));
         l.addAll(List.of(args));
@@ -49,13 +83,13 @@ class UcmatoseCommandTest {
         String udp = Integer.toString(TwinSide.freeUdpPort());
         String[] common = {"-P", ps, "-c", Integer.toString(c), "-C", Integer.toString(count), "-S",
             Integer.toString(size), "--udp-port", udp};
-        List<String> serverArgs = new ArrayList<>(List.of("-b", SERVER));
+        List<String> serverArgs = new ArrayList<>(List.of("-b", SERVER, "--bind", SERVER, "--bind", PROBE));
         serverArgs.addAll(List.of(common));
         List<String> clientArgs = new ArrayList<>(List.of("-s", SERVER, "-b", CLIENT));
         clientArgs.addAll(List.of(common));
-        try (TwinSide server = TwinSide.start(line(serverArgs.toArray(String[]::new)));
-             TwinSide client = TwinSide.clientWhileRefused(UcmatoseCommandTest::refused,
-                 line(clientArgs.toArray(String[]::new)))) {
+        try (TwinSide server = TwinSide.start(line(serverArgs.toArray(String[]::new)))) {
+            awaitListening(server, udp, CmatoseOptions.DEFAULT_PORT, ps);
+            try (TwinSide client = TwinSide.start(line(clientArgs.toArray(String[]::new)))) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
             assertEquals(0, server.await(), context);
@@ -64,6 +98,7 @@ class UcmatoseCommandTest {
             assertEquals(SERVER_LINES, server.outLines(), context);
             assertEquals("", client.err(), context);
             assertEquals("", server.err(), context);
+            }
         }
     }
 
@@ -71,9 +106,10 @@ class UcmatoseCommandTest {
     @Test
     void sizeZeroConnectsAndDisconnectsWithoutMessages() throws Exception {
         String udp = Integer.toString(TwinSide.freeUdpPort());
-        try (TwinSide server = TwinSide.start(line("-b", SERVER, "-c", "2", "-S", "0", "--udp-port", udp));
-             TwinSide client = TwinSide.clientWhileRefused(UcmatoseCommandTest::refused,
-                 line("-s", SERVER, "-b", CLIENT, "-c", "2", "-S", "0", "--udp-port", udp))) {
+        try (TwinSide server = TwinSide.start(line("-b", SERVER, "-c", "2", "-S", "0", "--bind", SERVER, "--bind", PROBE,
+                 "--udp-port", udp));
+             TwinSide client = awaitListeningThenStart(server, udp, line("-s", SERVER, "-b", CLIENT, "-c", "2", "-S", "0",
+                 "--udp-port", udp))) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
             assertEquals(0, server.await(), context);

@@ -75,6 +75,17 @@ public final class TwinSide implements AutoCloseable {
         }
     }
 
+    /** Waits until the run has printed {@code line} on stdout: 10 ms apart, within the guard. */
+    public void awaitOutLine(String line) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+        while (!outLines().contains(line)) {
+            if (System.nanoTime() - deadline > 0 || status.isDone()) {
+                throw new IllegalStateException("no line '" + line + "' from " + transcript());
+            }
+            Thread.sleep(10);
+        }
+    }
+
     /** Waits for the exit status. */
     public int await() throws Exception {
         return status.get(GUARD_S, TimeUnit.SECONDS);
