@@ -96,4 +96,15 @@ class RdmaEpCommandsTest {
         assertEquals(List.of(program + ": start", "rdma_getaddrinfo: Servname not supported for ai_socktype",
             program + ": end -8"), r.out().lines().toList(), r.transcript());
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rdma_server", "rdma_client"})
+    void theHelpNamesTheProgramAndItsOptions(String program) throws Exception {
+        CommandRunner r = CommandRunner.run("help", program);
+        assertEquals(0, r.status(), r.transcript());
+        String help = r.out() + r.err();
+        assertEquals(true, help.startsWith("usage: jroce " + program + " [-s server_address] [-p port]"), help);
+        assertEquals(true, help.contains("options (as " + program + "):") && help.contains("default 7471"), help);
+        assertEquals(false, help.contains("%"), help);
+    }
 }
