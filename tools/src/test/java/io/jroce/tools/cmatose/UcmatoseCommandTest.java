@@ -8,12 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.cmcommon.TwinSide;
+import io.jroce.stack.pcap.RoceFrame;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -76,14 +81,21 @@ class UcmatoseCommandTest {
         return l.toArray(String[]::new);
     }
 
+    /**
+     * Both sides print cmatose's lines and exit 0, and the server's capture holds what cmatose moves:
+     * on each of the -c connections (-c QPs each way) -C SENDs of -S bytes from the server, then as
+     * many back from the client.
+     */
     @ParameterizedTest(name = "-P {0} -c {1} -C {2} -S {3}")
     @CsvSource({"tcp, 1, 10, 100", "tcp, 4, 10, 100", "ib, 4, 10, 100", "tcp, 3, 50, 4096", "ib, 2, 1, 1"})
-    void connectionsExchangeTheirMessagesAndBothSidesPrintCmatosesLines(String ps, int c, int count, int size)
-        throws Exception {
+    void connectionsExchangeTheirMessagesAndBothSidesPrintCmatosesLines(String ps, int c, int count, int size,
+                                                                     @TempDir Path dir) throws Exception {
         String udp = Integer.toString(TwinSide.freeUdpPort());
+        Path pcap = dir.resolve("server.pcap");
         String[] common = {"-P", ps, "-c", Integer.toString(c), "-C", Integer.toString(count), "-S",
             Integer.toString(size), "--udp-port", udp};
-        List<String> serverArgs = new ArrayList<>(List.of("-b", SERVER, "--bind", SERVER, "--bind", PROBE));
+        List<String> serverArgs = new ArrayList<>(List.of("-b", SERVER, "--bind", SERVER, "--bind", PROBE, "--pcap",
+            pcap.toString()));
         serverArgs.addAll(List.of(common));
         List<String> clientArgs = new ArrayList<>(List.of("-s", SERVER, "-b", CLIENT));
         clientArgs.addAll(List.of(common));
@@ -100,6 +112,29 @@ class UcmatoseCommandTest {
             assertEquals("", server.err(), context);
             }
         }
+        List<RoceFrame> frames = RoceFrame.read(pcap);
+        for (String from : List.of(SERVER, CLIENT)) {
+            int source = ByteBuffer.wrap(InetAddress.getByName(from).getAddress()).getInt();
+            List<RoceFrame> sends = frames.stream().filter(f -> f.srcIpv4() == source && isRcSend(f.opcode())).toList();
+            assertEquals((long) c * count * size, sends.stream().mapToLong(UcmatoseCommandTest::payload).sum(), from);
+            assertEquals((long) c * count, sends.stream().filter(f -> f.opcode() == SEND_LAST
+                || f.opcode() == SEND_ONLY).count(), from);
+            assertEquals(c, sends.stream().map(RoceFrame::destQp).distinct().count(), from);
+        }
+    }
+
+    private static final int SEND_FIRST = 0x00;
+    private static final int SEND_LAST = 0x02;
+    private static final int SEND_ONLY = 0x04;
+
+    private static boolean isRcSend(int opcode) {
+        return opcode >= SEND_FIRST && opcode <= SEND_ONLY;
+    }
+
+    /** The payload of an RC SEND packet: after the 12-byte BTH, without the pad the BTH counts. */
+    private static long payload(RoceFrame f) {
+        int pad = (f.roce()[1] >> 4) & 0x3;
+        return f.roce().length - 12 - pad;
     }
 
     /** -S 0: create_message sets the count to 0, so neither side moves data nor prints the transfer lines. */
