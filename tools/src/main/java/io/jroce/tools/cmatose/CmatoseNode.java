@@ -7,6 +7,7 @@ import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpType;
+import io.jroce.verbs.QueueFullException;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendWorkRequest;
@@ -143,7 +144,7 @@ final class CmatoseNode {
 
     /** ibv_post_*'s errno: ENOMEM for a full queue, else EINVAL. */
     private static int errno(VerbsException e) {
-        return e instanceof io.jroce.verbs.QueueFullException ? 12 : 22;
+        return e instanceof QueueFullException ? 12 : 22;
     }
 
     private static void closeQuietly(AutoCloseable r) {

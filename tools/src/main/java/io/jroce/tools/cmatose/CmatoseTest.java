@@ -1,6 +1,7 @@
 package io.jroce.tools.cmatose;
 
 import io.jroce.tools.cmcommon.Strerror;
+import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.WorkCompletion;
@@ -235,7 +236,7 @@ final class CmatoseTest {
      * {@code rdma_accept} with a NULL conn_param), retry and RNR retry counts 7.
      */
     private static ConnParam acceptParam(RdmaCmId id, ConnParam theirs) {
-        var caps = id.device().queryDevice();
+        DeviceAttributes caps = id.device().queryDevice();
         ConnParam t = theirs == null ? new ConnParam() : theirs;
         return new ConnParam().responderResources(Math.min(t.responderResources(), caps.maxQpRdAtom()))
             .initiatorDepth(Math.min(t.initiatorDepth(), caps.maxQpInitRdAtom())).retryCount(7).rnrRetryCount(7);

@@ -1,6 +1,7 @@
 package io.jroce.tools.cmatose;
 
 import static io.jroce.tools.cmcommon.TwinSide.CLIENT;
+import static io.jroce.tools.cmcommon.TwinSide.PROBE;
 import static io.jroce.tools.cmcommon.TwinSide.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,37 +38,8 @@ class UcmatoseCommandTest {
     static final List<String> CLIENT_LINES = List.of("cmatose: starting client", "cmatose: connecting",
         "receiving data transfers", "sending replies", "data transfers complete", "test complete", "return status 0");
 
-    private static boolean refused(TwinSide c) {
-        return c.out().contains("cmatose: event: RDMA_CM_EVENT_REJECTED, error: 8");
-    }
-
-    /** A second address of the server's device, where nobody listens, for {@link #awaitListening}. */
-    private static final String PROBE = "127.0.0.3";
-
-    /**
-     * Waits until the server listens, without taking one of its -c connections (which a client run
-     * again while refused could, when the listener comes up between its REQs): once its device is
-     * open, a probe REQ to the device's other address is refused with REJ 8 while nobody listens on
-     * the port and with REJ 28 once a listener bound to the first address has it (the REQ asks for
-     * an address the listener is not bound to, as the kernel's cma_match_private_data refuses it).
-     */
     private static void awaitListening(TwinSide server, String udp, String port, String ps) throws Exception {
-        // printed before the device opens: a probe REQ sent before that is lost, and sent again 6 s later
-        server.awaitOutLine("cmatose: starting server");
-        for (int attempt = 0; attempt < 200; attempt++) {
-            try (TwinSide probe = TwinSide.start(line("-s", PROBE, "-b", CLIENT, "-S", "0", "-p", port, "-P", ps,
-                "--udp-port", udp))) {
-                probe.await();
-                if (probe.out().contains("RDMA_CM_EVENT_REJECTED, error: 28")) {
-                    return;
-                }
-                if (!refused(probe)) {
-                    throw new AssertionError("the probe was not refused: " + probe.transcript());
-                }
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the server never listened");
+        TwinSide.awaitListening(server, "cmatose: starting server", udp, port, ps);
     }
 
     private static TwinSide awaitListeningThenStart(TwinSide server, String udp, String... line) throws Exception {
@@ -163,17 +135,10 @@ class UcmatoseCommandTest {
     @Test
     void aPortNobodyListensOnIsRejectedWithStatus8() throws Exception {
         String udp = Integer.toString(TwinSide.freeUdpPort());
-        try (TwinSide server = TwinSide.start(line("-b", SERVER, "--udp-port", udp))) {
-            TwinSide refused = null;
-            for (int attempt = 0; attempt < 100 && (refused == null || refused.err().contains("Cannot assign")); attempt++) {
-                if (refused != null) {
-                    refused.close();
-                    Thread.sleep(50); // the server's device is not open yet
-                }
-                refused = TwinSide.start(line("-s", SERVER, "-b", CLIENT, "-p", "7472", "-c", "3", "--udp-port", udp));
-                refused.await();
-            }
-            try (TwinSide r = refused) {
+        try (TwinSide server = TwinSide.start(line("-b", SERVER, "--bind", SERVER, "--bind", PROBE, "--udp-port", udp))) {
+            awaitListening(server, udp, CmatoseOptions.DEFAULT_PORT, "tcp");
+            try (TwinSide r = TwinSide.start(line("-s", SERVER, "-b", CLIENT, "-p", "7472", "-c", "3", "--udp-port",
+                udp))) {
                 String context = r.transcript() + "\n" + server.transcript();
                 assertEquals(8, r.await(), context);
                 assertEquals(List.of("cmatose: starting client", "cmatose: connecting",
@@ -181,8 +146,7 @@ class UcmatoseCommandTest {
                     r.outLines(), context);
                 assertEquals("", r.err(), context);
             }
-            try (TwinSide served = TwinSide.clientWhileRefused(UcmatoseCommandTest::refused,
-                line("-s", SERVER, "-b", CLIENT, "--udp-port", udp))) {
+            try (TwinSide served = TwinSide.start(line("-s", SERVER, "-b", CLIENT, "--udp-port", udp))) {
                 assertEquals(0, served.await(), served.transcript() + "\n" + server.transcript());
                 assertEquals(0, server.await(), served.transcript() + "\n" + server.transcript());
                 assertEquals(SERVER_LINES, server.outLines(), server.transcript());

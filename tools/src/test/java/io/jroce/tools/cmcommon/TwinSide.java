@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 /** One jroce command line running in this JVM on a thread of its own, its stdout and stderr kept apart. */
 public final class TwinSide implements AutoCloseable {
@@ -22,6 +21,8 @@ public final class TwinSide implements AutoCloseable {
     public static final long GUARD_S = 120;
     public static final String SERVER = "127.0.0.1";
     public static final String CLIENT = "127.0.0.2";
+    /** A second address of a server's device, where nobody listens, for {@link #awaitListening}. */
+    public static final String PROBE = "127.0.0.3";
 
     private final ExecutorService pool = Executors.newSingleThreadExecutor();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -39,24 +40,6 @@ public final class TwinSide implements AutoCloseable {
     /** Starts {@code jroce line...}. */
     public static TwinSide start(String... line) {
         return new TwinSide(line);
-    }
-
-    /**
-     * A client run again while {@code refused} says its server's device answered REJ 8 (the server
-     * does not listen yet): up to 100 times, 50 ms apart. A guard for the start-up, not a pace.
-     */
-    public static TwinSide clientWhileRefused(Predicate<TwinSide> refused, String... line) throws Exception {
-        TwinSide c = null;
-        for (int attempt = 0; attempt < 100; attempt++) {
-            c = start(line);
-            c.await();
-            if (c.await() == 0 || !refused.test(c)) {
-                return c;
-            }
-            c.close();
-            Thread.sleep(50);
-        }
-        return c;
     }
 
     /** A UDP port free on both loopback addresses, for the two devices' RoCE port. */
@@ -84,6 +67,35 @@ public final class TwinSide implements AutoCloseable {
             }
             Thread.sleep(10);
         }
+    }
+
+    /**
+     * Waits until a server whose device has {@link #PROBE} as a second address listens on
+     * {@code port} of {@code portSpace} (tcp or ib) on its first, without taking one of its
+     * connections (which a client run again while refused could, when the listener comes up between
+     * a ucmatose client's REQs): after its {@code startLine} (printed before the device opens: a REQ
+     * sent before that is lost, and sent again 6 s later), ucmatose probes with a REQ to the
+     * device's other address, refused with REJ 8 while nobody listens on the port and with REJ 28
+     * once a listener bound to the first address has it (the REQ asks for an address the listener is
+     * not bound to, as the kernel's cma_match_private_data refuses it).
+     */
+    public static void awaitListening(TwinSide server, String startLine, String udp, String port, String portSpace)
+        throws Exception {
+        server.awaitOutLine(startLine);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            try (TwinSide probe = start("ucmatose", "-s", PROBE, "-b", CLIENT, "-S", "0", "-p", port, "-P", portSpace,
+                "--udp-port", udp)) {
+                probe.await();
+                if (probe.out().contains("RDMA_CM_EVENT_REJECTED, error: 28")) {
+                    return;
+                }
+                if (!probe.out().contains("RDMA_CM_EVENT_REJECTED, error: 8")) {
+                    throw new AssertionError("the probe was not refused: " + probe.transcript());
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the server never listened: " + server.transcript());
     }
 
     /** Waits for the exit status. */

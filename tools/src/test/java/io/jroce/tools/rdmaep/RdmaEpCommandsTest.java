@@ -1,6 +1,7 @@
 package io.jroce.tools.rdmaep;
 
 import static io.jroce.tools.cmcommon.TwinSide.CLIENT;
+import static io.jroce.tools.cmcommon.TwinSide.PROBE;
 import static io.jroce.tools.cmcommon.TwinSide.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -21,24 +22,26 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RdmaEpCommandsTest {
-    private static boolean refused(TwinSide c) {
-        return c.err().contains("rdma_connect: Connection refused");
+    private static void awaitListening(TwinSide server, String udp, String port) throws Exception {
+        TwinSide.awaitListening(server, "rdma_server: start", udp, port, "tcp");
     }
 
     @Test
     void theClientAndTheServerExchangeTheirMessagesAndEndWithZero() throws Exception {
         String udp = Integer.toString(TwinSide.freeUdpPort());
-        try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "--udp-port", udp);
-             TwinSide client = TwinSide.clientWhileRefused(RdmaEpCommandsTest::refused, "rdma_client", "-s", SERVER,
-                 "--bind", CLIENT, "--udp-port", udp)) {
-            String context = server.transcript() + "\n" + client.transcript();
-            assertEquals(0, client.await(), context);
-            assertEquals(0, server.await(), context);
-            context = server.transcript() + "\n" + client.transcript();
-            assertEquals(List.of("rdma_client: start", "rdma_client: end 0"), client.outLines(), context);
-            assertEquals(List.of("rdma_server: start", "rdma_server: end 0"), server.outLines(), context);
-            assertEquals("", client.err(), context);
-            assertEquals("", server.err(), context);
+        try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "--bind", SERVER, "--bind", PROBE,
+                 "--udp-port", udp)) {
+            awaitListening(server, udp, EpOptions.DEFAULT_PORT);
+            try (TwinSide client = TwinSide.start("rdma_client", "-s", SERVER, "--bind", CLIENT, "--udp-port", udp)) {
+                String context = server.transcript() + "\n" + client.transcript();
+                assertEquals(0, client.await(), context);
+                assertEquals(0, server.await(), context);
+                context = server.transcript() + "\n" + client.transcript();
+                assertEquals(List.of("rdma_client: start", "rdma_client: end 0"), client.outLines(), context);
+                assertEquals(List.of("rdma_server: start", "rdma_server: end 0"), server.outLines(), context);
+                assertEquals("", client.err(), context);
+                assertEquals("", server.err(), context);
+            }
         }
     }
 
@@ -50,25 +53,18 @@ class RdmaEpCommandsTest {
     @Test
     void aPortNobodyListensOnEndsTheClientWithMinusOne() throws Exception {
         String udp = Integer.toString(TwinSide.freeUdpPort());
-        try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "-p", "7480", "--udp-port", udp)) {
-            TwinSide refused = null;
-            for (int attempt = 0; attempt < 100 && (refused == null || refused.err().contains("rdma_create_ep"));
-                 attempt++) {
-                if (refused != null) {
-                    refused.close();
-                    Thread.sleep(50); // the server's device is not open yet
-                }
-                refused = TwinSide.start("rdma_client", "-s", SERVER, "-p", "7481", "--bind", CLIENT, "--udp-port", udp);
-                refused.await();
-            }
-            try (TwinSide r = refused) {
+        try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "-p", "7480", "--bind", SERVER, "--bind",
+            PROBE, "--udp-port", udp)) {
+            awaitListening(server, udp, "7480");
+            try (TwinSide r = TwinSide.start("rdma_client", "-s", SERVER, "-p", "7481", "--bind", CLIENT, "--udp-port",
+                udp)) {
                 String context = r.transcript() + "\n" + server.transcript();
                 assertEquals(255, r.await(), context);
                 assertEquals(List.of("rdma_client: start", "rdma_client: end -1"), r.outLines(), context);
                 assertEquals(List.of("rdma_connect: Connection refused"), r.errLines(), context);
             }
-            try (TwinSide served = TwinSide.clientWhileRefused(RdmaEpCommandsTest::refused, "rdma_client", "-s",
-                SERVER, "-p", "7480", "--bind", CLIENT, "--udp-port", udp)) {
+            try (TwinSide served = TwinSide.start("rdma_client", "-s", SERVER, "-p", "7480", "--bind", CLIENT,
+                "--udp-port", udp)) {
                 String context = served.transcript() + "\n" + server.transcript();
                 assertEquals(0, served.await(), context);
                 assertEquals(0, server.await(), context);
