@@ -1,8 +1,11 @@
 package io.jroce.tools;
 
+import io.jroce.tools.cmatose.UcmatoseCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
+import io.jroce.tools.rdmaep.RdmaClientCommand;
+import io.jroce.tools.rdmaep.RdmaServerCommand;
 import io.jroce.tools.rping.RpingCommand;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,9 @@ public final class Commands {
         all.addAll(PingpongCommand.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         all.add(new RpingCommand());
+        all.add(new UcmatoseCommand());
+        all.add(new RdmaServerCommand());
+        all.add(new RdmaClientCommand());
         return List.copyOf(all);
     }
 

@@ -1,0 +1,6 @@
+/**
+ * {@code jroce ucmatose}: the twin of librdmacm's cmatose example (rdma-core v44,
+ * {@code librdmacm/examples/cmatose.c}, installed as ucmatose): several RC connections through the
+ * RDMA CM, each side sending -C messages of -S bytes on each, with its output and exit status.
+ */
+package io.jroce.tools.cmatose;

@@ -1,0 +1,117 @@
+package io.jroce.tools.cmcommon;
+
+import io.jroce.rnic.cm.api.HostRoute;
+import io.jroce.tools.DeviceOptions;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Which jroce device a librdmacm example's addresses call for, as the kernel's address resolution
+ * picks the RDMA device of the netdev that owns the address: a passive side's device owns the
+ * address it binds, an active side's its source address (given, or the one the host's routing
+ * table uses to reach the destination). jroce has no wildcard bind: a passive side without an
+ * address opens its device on every address of the host's interfaces that are up and listens on
+ * each. {@code --bind} names the device's addresses instead.
+ *
+ * @param addresses   the device's addresses, one GID each
+ * @param locals      the passive side's addresses to listen on, or the active side's source (one)
+ * @param destination the active side's destination, null for a passive side
+ */
+public record CmDevicePlan(List<String> addresses, List<InetAddress> locals, InetAddress destination) {
+    public CmDevicePlan {
+        addresses = List.copyOf(addresses);
+        locals = List.copyOf(locals);
+    }
+
+    /**
+     * Where a passive side listens.
+     *
+     * @param local its address; null or a wildcard for every address (of the wildcard's family;
+     *              null: both, as glibc's passive getaddrinfo gives ::, which takes IPv4 too)
+     * @param binds the --bind addresses, or null
+     */
+    public static CmDevicePlan passive(InetAddress local, List<String> binds) throws SocketException {
+        if (local != null && !local.isAnyLocalAddress()) {
+            return new CmDevicePlan(binds != null ? binds : List.of(local.getHostAddress()), List.of(local), null);
+        }
+        boolean ipv4Only = local instanceof Inet4Address;
+        List<String> addresses = binds != null ? binds : hostAddresses(ipv4Only);
+        List<InetAddress> locals = addresses.stream().map(CmDevicePlan::literal)
+            .filter(a -> !ipv4Only || a instanceof Inet4Address).toList();
+        return new CmDevicePlan(addresses, locals, null);
+    }
+
+    /**
+     * Where an active side connects from: {@code source}, else the route's source to
+     * {@code destination} (or, when --bind gave the device other addresses, its first of the
+     * destination's family). A wildcard destination is the local device itself, as the kernel's
+     * {@code cma_resolve_loopback} makes it.
+     */
+    public static CmDevicePlan active(InetAddress destination, InetAddress source, List<String> binds)
+        throws IOException {
+        if (source == null && destination.isAnyLocalAddress()) {
+            source = binds != null ? literal(binds.get(0))
+                : literal(destination instanceof Inet4Address ? "127.0.0.1" : "::1");
+        }
+        if (source == null) {
+            InetAddress routed = HostRoute.sourceFor(destination)
+                .orElseThrow(() -> new IOException("no route to " + destination.getHostAddress()));
+            source = routed;
+            if (binds != null && binds.stream().map(CmDevicePlan::literal).noneMatch(routed::equals)) {
+                boolean v4 = destination instanceof Inet4Address;
+                source = binds.stream().map(CmDevicePlan::literal)
+                    .filter(a -> (a instanceof Inet4Address) == v4).findFirst().orElse(literal(binds.get(0)));
+            }
+        }
+        List<String> addresses = binds != null ? binds : List.of(source.getHostAddress());
+        return new CmDevicePlan(addresses, List.of(source), destination.isAnyLocalAddress() ? source : destination);
+    }
+
+    /** The device's options with these addresses. */
+    public DeviceOptions device(DeviceOptions given) {
+        return new DeviceOptions(given.name(), addresses, given.udpPort(), given.peerUdpPort(), given.pcap());
+    }
+
+    /** The active side's source address. */
+    public InetAddress source() {
+        return locals.get(0);
+    }
+
+    /**
+     * The addresses of the host's interfaces that are up: IPv4 only, or all; IPv6 link-local ones
+     * are left out (a GID has no scope).
+     */
+    static List<String> hostAddresses(boolean ipv4Only) throws SocketException {
+        List<String> all = new ArrayList<>();
+        for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nif.isUp()) {
+                continue;
+            }
+            for (InetAddress a : Collections.list(nif.getInetAddresses())) {
+                if (a instanceof Inet6Address && (ipv4Only || a.isLinkLocalAddress())) {
+                    continue;
+                }
+                String literal = a.getHostAddress();
+                int scope = literal.indexOf('%');
+                all.add(scope < 0 ? literal : literal.substring(0, scope));
+            }
+        }
+        return all;
+    }
+
+    private static InetAddress literal(String address) {
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an address literal: " + address, e);
+        }
+    }
+}
