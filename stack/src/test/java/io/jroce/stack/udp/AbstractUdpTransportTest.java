@@ -439,4 +439,61 @@ abstract class AbstractUdpTransportTest {
         assertTrue(a.transport().eventLoop().isTerminated());
         assertThrows(IllegalStateException.class, () -> a.transport().start(a.collector()));
     }
+
+    /**
+     * An IPv4 address of an interface that is up, not loopback and multicast-capable (loopback has
+     * no MULTICAST flag: group traffic does not flow there), or null when the host has none.
+     */
+    static String multicastCapableIpv4() throws java.net.SocketException {
+        for (java.net.NetworkInterface ni : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            if (!ni.isUp() || ni.isLoopback() || !ni.supportsMulticast() || !operstateUp(ni.getName())) {
+                continue;
+            }
+            for (InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                if (a instanceof java.net.Inet4Address) {
+                    return a.getHostAddress();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Linux: an interface administratively up but without carrier (an empty bridge) passes no multicast. */
+    private static boolean operstateUp(String name) {
+        java.nio.file.Path state = java.nio.file.Path.of("/sys/class/net", name, "operstate");
+        try {
+            return !java.nio.file.Files.exists(state) || java.nio.file.Files.readString(state).trim().equals("up");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void aJoinedGroupReceivesWhatIsSentToItUntilItIsLeft() throws Exception {
+        String address = multicastCapableIpv4();
+        org.junit.jupiter.api.Assumptions.assumeTrue(address != null, "no multicast-capable IPv4 interface");
+        Peer sender = peer(address);
+        Peer member = peer(address);
+        byte[] group = IpAddresses.toGidBytes("239.255.42.99");
+        Peer toGroup = new Peer(member.transport(), member.collector(), group);
+        member.transport().joinGroup(group);
+        member.transport().joinGroup(group); // twice is once
+        assertEquals(List.of(new InetSocketAddress(InetAddress.getByName("239.255.42.99"), member.port())),
+            member.transport().groups());
+        byte[] first = packet(new Random(11), 300);
+        assertTrue(sender.send(first, toGroup));
+        Received r = member.collector().take();
+        assertArrayEquals(first, r.packet(), "the ICRC was checked for the group as destination and stripped");
+        assertArrayEquals(group, r.dst(), "the group is the destination address");
+        assertArrayEquals(sender.address16(), r.src());
+        assertEquals(sender.port(), r.srcPort());
+
+        member.transport().leaveGroup(group);
+        assertEquals(List.of(), member.transport().groups());
+        assertTrue(sender.send(packet(new Random(12), 300), toGroup));
+        byte[] unicast = packet(new Random(13), 200);
+        assertTrue(sender.send(unicast, member));
+        assertArrayEquals(unicast, member.collector().take().packet(), "nothing from the group once it is left");
+        assertEquals(0, member.transport().counters().get(Counter.DROP_BAD_ICRC));
+    }
 }
