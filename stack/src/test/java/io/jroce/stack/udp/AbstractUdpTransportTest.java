@@ -440,12 +440,32 @@ abstract class AbstractUdpTransportTest {
         assertThrows(IllegalStateException.class, () -> a.transport().start(a.collector()));
     }
 
+    /** Linux: the interface of the IPv4 default route (/proc/net/route), or null. */
+    static String defaultRouteInterface() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/route"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 1 && f[1].equals("00000000")) {
+                    return f[0];
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
     /**
      * An IPv4 address of an interface that is up, not loopback and multicast-capable (loopback has
      * no MULTICAST flag: group traffic does not flow there), or null when the host has none.
      */
     static String multicastCapableIpv4() throws java.net.SocketException {
-        for (java.net.NetworkInterface ni : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+        // The interface of the default route first: other interfaces may come and go (test networks).
+        java.util.List<java.net.NetworkInterface> all = new java.util.ArrayList<>(
+            java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()));
+        String defaultRoute = defaultRouteInterface();
+        all.sort(java.util.Comparator.comparing(ni -> !ni.getName().equals(defaultRoute)));
+        for (java.net.NetworkInterface ni : all) {
             if (!ni.isUp() || ni.isLoopback() || !ni.supportsMulticast() || !operstateUp(ni.getName())) {
                 continue;
             }

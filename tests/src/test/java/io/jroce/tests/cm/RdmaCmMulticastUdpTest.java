@@ -108,8 +108,28 @@ class RdmaCmMulticastUdpTest {
         dev.close();
     }
 
+    /** Linux: the interface of the IPv4 default route (/proc/net/route), or null. */
+    static String defaultRouteInterface() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/route"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 1 && f[1].equals("00000000")) {
+                    return f[0];
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
     static String multicastCapableIpv4() throws Exception {
-        for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+        // The interface of the default route first: other interfaces may come and go (test networks).
+        java.util.List<java.net.NetworkInterface> all = new java.util.ArrayList<>(
+            java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()));
+        String defaultRoute = defaultRouteInterface();
+        all.sort(java.util.Comparator.comparing(ni -> !ni.getName().equals(defaultRoute)));
+        for (NetworkInterface ni : all) {
             Path state = Path.of("/sys/class/net", ni.getName(), "operstate");
             boolean carrier = !Files.exists(state) || Files.readString(state).trim().equals("up");
             if (!ni.isUp() || ni.isLoopback() || !ni.supportsMulticast() || !carrier) {
