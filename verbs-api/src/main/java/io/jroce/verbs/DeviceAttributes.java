@@ -22,6 +22,9 @@ package io.jroce.verbs;
  * @param maxInlineData       largest inline send
  * @param atomicCapability    "ATOMIC_HCA" when atomics are atomic with respect to this device only
  * @param physPortCount       phys_port_cnt
+ * @param maxMcastGrp         max_mcast_grp (multicast groups QPs of the device may attach to)
+ * @param maxMcastQpAttach    max_mcast_qp_attach (QPs attached to one group)
+ * @param maxTotalMcastQpAttach max_total_mcast_qp_attach (attachments of all groups together)
  */
 public record DeviceAttributes(
     String firmwareVersion,
@@ -41,5 +44,8 @@ public record DeviceAttributes(
     int maxQpInitRdAtom,
     int maxInlineData,
     String atomicCapability,
-    int physPortCount) {
+    int physPortCount,
+    int maxMcastGrp,
+    int maxMcastQpAttach,
+    int maxTotalMcastQpAttach) {
 }

@@ -88,6 +88,17 @@ public final class Gid {
         return raw[10] == (byte) 0xff && raw[11] == (byte) 0xff;
     }
 
+    /**
+     * Whether this GID is a multicast GID as rdma_is_multicast_addr (rdma-core and the kernel's
+     * ib_addr.h) sees it: an IPv6 multicast address (ff00::/8) or an IPv4-mapped 224.0.0.0/4 one.
+     */
+    public boolean isMulticast() {
+        if (raw[0] == (byte) 0xff) {
+            return true;
+        }
+        return isIpv4Mapped() && (raw[12] & 0xf0) == 0xe0;
+    }
+
     public boolean isZero() {
         for (byte b : raw) {
             if (b != 0) {

@@ -48,6 +48,31 @@ public interface QueuePair extends AutoCloseable {
     /** Posts a receive work request (ibv_post_recv); allowed from INIT on. */
     void postRecv(ReceiveWorkRequest wr);
 
+    /**
+     * Attaches this UD QP to the multicast group {@code mgid} (ibv_attach_mcast): UD sends to QPN
+     * 0xFFFFFF with destination GID {@code mgid} are then delivered to it, a copy to each attached QP
+     * of the device, each checked against its own Q_Key. On RoCE the group is an IP multicast group
+     * and {@code mlid} is not used (any 16-bit value). Attaching a QP twice to a group does nothing.
+     *
+     * @throws InvalidAttributeException the QP is not UD, {@code mgid} is not a multicast GID, or
+     *                                   {@code mlid} is not 16 bits
+     * @throws ResourceLimitException    the device's max_mcast_grp groups, the group's
+     *                                   max_mcast_qp_attach QPs or the device's
+     *                                   max_total_mcast_qp_attach attachments are reached
+     * @throws ResourceClosedException   the QP is destroyed
+     * @throws TransportException        the network refused to join the group
+     */
+    void attachMcast(Gid mgid, int mlid);
+
+    /**
+     * Detaches this QP from the multicast group {@code mgid} (ibv_detach_mcast); the device leaves
+     * the group when its last QP detaches.
+     *
+     * @throws InvalidAttributeException the QP is not attached to {@code mgid}
+     * @throws ResourceClosedException   the QP is destroyed
+     */
+    void detachMcast(Gid mgid, int mlid);
+
     /** Destroys the QP (ibv_destroy_qp); outstanding work is discarded. */
     @Override
     void close();

@@ -18,6 +18,14 @@ public final class DeviceLimits {
     /** Largest message (IBTA: 2^31 bytes). */
     public static final long MAX_MSG_SIZE = 1L << 31;
     public static final int GID_TABLE_LENGTH = 16;
+    /** max_mcast_grp: multicast groups the device's QPs may attach to (RXE_MAX_MCAST_GRP). */
+    public static final int MAX_MCAST_GRP = 8192;
+    /** max_mcast_qp_attach: QPs attached to one group (RXE_MAX_MCAST_QP_ATTACH). */
+    public static final int MAX_MCAST_QP_ATTACH = 56;
+    /** max_total_mcast_qp_attach: attachments of all groups together (RXE_MAX_TOT_MCAST_QP_ATTACH). */
+    public static final int MAX_TOTAL_MCAST_QP_ATTACH = 0x70000;
+    /** The QPN that addresses the QPs attached to a multicast group (IB_MULTICAST_QPN, IBTA 10.5.2.3). */
+    public static final int MULTICAST_QPN = 0xFFFFFF;
     public static final int VENDOR_ID = 0xFFFFFF;
     /** First QP number handed out; QP0 and QP1 are reserved (IBTA 10.2.5). */
     public static final int FIRST_QPN = 0x11;

@@ -43,6 +43,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     private final Runnable drainTask = this::drain;
 
     private final Gsi gsi;
+    private final MulticastGroups multicast = new MulticastGroups();
 
     RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys, List<Gid> gids) {
         this.io = io;
@@ -56,6 +57,11 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     /** The device's QP1, alive as long as the engine. */
     Gsi gsi() {
         return gsi;
+    }
+
+    /** The QPs attached to each multicast group. I/O thread. */
+    MulticastGroups multicast() {
+        return multicast;
     }
 
     /** The services every engine of this device is built with. */
@@ -177,6 +183,10 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             gsi.onPacket(rx, src, srcPort, dst, io.nowNs()); // QP1 is no application QP: the GSI checks its own
             return;
         }
+        if (bth.destQp() == DeviceLimits.MULTICAST_QPN) {
+            deliverMulticast(src, dst);
+            return;
+        }
         QpTransport t = qps.get(bth.destQp());
         if (t == null) {
             counters.increment(Counter.DROP_UNKNOWN_QPN);
@@ -224,6 +234,33 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             if (qp.state == QpState.RTS || qp.state == QpState.SQD) {
                 t.requester.doWork(now); // an ACK may have opened the window
             }
+        }
+    }
+
+    /**
+     * A datagram to QPN 0xFFFFFF: a copy to every QP attached to its destination address (the
+     * MGID), each checked against the QP's state and then its own Q_Key by the responder, as rxe's
+     * rxe_rcv_mcast_pkt does; every copy is counted as a received packet. A destination no QP is
+     * attached to has no QP for that QPN: {@link Counter#DROP_UNKNOWN_QPN}.
+     */
+    private void deliverMulticast(byte[] src, byte[] dst) {
+        if (rx.info().transport() != TransportType.UD) {
+            counters.increment(Counter.DROP_WRONG_QP_TYPE); // only UD datagrams address a group
+            return;
+        }
+        QpTransport[] members = multicast.members(dst);
+        if (members == null) {
+            counters.increment(Counter.DROP_UNKNOWN_QPN);
+            return;
+        }
+        for (QpTransport t : members) {
+            QpState state = t.qp.state;
+            if (state != QpState.RTR && state != QpState.RTS && state != QpState.SQD) {
+                counters.increment(Counter.DROP_WRONG_QP_STATE);
+                continue;
+            }
+            countReceived();
+            t.responder.onDatagram(rx, src, dst);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.jroce.rnic.core;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +27,7 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
+import io.jroce.verbs.TransportException;
 
 /** A simulated RNIC with one port: the root of its resources, bound to one transport and I/O thread. */
 public final class SoftDevice implements RdmaDevice {
@@ -46,6 +49,9 @@ public final class SoftDevice implements RdmaDevice {
     private final AtomicInteger nextPd = new AtomicInteger(1);
     private final QpnAllocator qpns = new QpnAllocator();
     private int liveQps;
+    /** Each multicast group some QP is attached to, with its QPs in the order they attached. */
+    private final Map<Gid, List<SoftQp>> mcastGroups = new HashMap<>();
+    private int mcastAttachments;
     private volatile boolean closed;
     /** Run once when the device closes (the RDMA CM's registry of open devices forgets it). */
     private final List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -151,7 +157,8 @@ public final class SoftDevice implements RdmaDevice {
         return new DeviceAttributes("0.1.0", nodeGuid(), DeviceLimits.VENDOR_ID, 0, DeviceLimits.MAX_MR_SIZE,
             0xFFFFF000L, DeviceLimits.MAX_QP, DeviceLimits.MAX_QP_WR, DeviceLimits.MAX_SGE, DeviceLimits.MAX_CQ,
             DeviceLimits.MAX_CQE, DeviceLimits.MAX_MR, DeviceLimits.MAX_PD, DeviceLimits.MAX_QP_RD_ATOM,
-            DeviceLimits.MAX_QP_INIT_RD_ATOM, DeviceLimits.MAX_INLINE_DATA, "ATOMIC_HCA", 1);
+            DeviceLimits.MAX_QP_INIT_RD_ATOM, DeviceLimits.MAX_INLINE_DATA, "ATOMIC_HCA", 1,
+            DeviceLimits.MAX_MCAST_GRP, DeviceLimits.MAX_MCAST_QP_ATTACH, DeviceLimits.MAX_TOTAL_MCAST_QP_ATTACH);
     }
 
     /** An EUI-64 style GUID from the first GID's last 6 bytes, as rxe derives it from the MAC. */
@@ -281,7 +288,79 @@ public final class SoftDevice implements RdmaDevice {
         return qpns;
     }
 
+    /**
+     * Attaches {@code qp} to {@code mgid} within the device's limits; the first QP of a group makes
+     * the transport join it (the IP group on the device's sockets).
+     */
+    synchronized void attachMcast(SoftQp qp, Gid mgid) {
+        ensureOpen();
+        List<SoftQp> members = mcastGroups.get(mgid);
+        if (members != null && members.contains(qp)) {
+            return; // as rxe: attaching twice is attaching once
+        }
+        if (members == null && mcastGroups.size() >= DeviceLimits.MAX_MCAST_GRP) {
+            throw new ResourceLimitException("device " + name + " already has max_mcast_grp="
+                + DeviceLimits.MAX_MCAST_GRP + " multicast groups");
+        }
+        if (members != null && members.size() >= DeviceLimits.MAX_MCAST_QP_ATTACH) {
+            throw new ResourceLimitException("group " + mgid + " already has max_mcast_qp_attach="
+                + DeviceLimits.MAX_MCAST_QP_ATTACH + " QPs");
+        }
+        if (mcastAttachments >= DeviceLimits.MAX_TOTAL_MCAST_QP_ATTACH) {
+            throw new ResourceLimitException("device " + name + " already has max_total_mcast_qp_attach="
+                + DeviceLimits.MAX_TOTAL_MCAST_QP_ATTACH + " attachments");
+        }
+        if (members == null) {
+            try {
+                transport.joinGroup(mgid.toBytes());
+            } catch (RuntimeException e) {
+                throw new TransportException("device " + name + " cannot join multicast group " + mgid + ": "
+                    + e.getMessage(), e);
+            }
+            members = new ArrayList<>();
+            mcastGroups.put(mgid, members);
+        }
+        members.add(qp);
+        mcastAttachments++;
+        publishGroup(mgid, members);
+    }
+
+    /** Detaches {@code qp} from {@code mgid}; the last QP of a group makes the transport leave it. */
+    synchronized void detachMcast(SoftQp qp, Gid mgid) {
+        List<SoftQp> members = mcastGroups.get(mgid);
+        if (members == null || !members.remove(qp)) {
+            throw new InvalidAttributeException("queue pair 0x" + Integer.toHexString(qp.qpn)
+                + " is not attached to multicast group " + mgid);
+        }
+        mcastAttachments--;
+        publishGroup(mgid, members);
+        if (members.isEmpty()) {
+            mcastGroups.remove(mgid);
+            if (!closed) {
+                transport.leaveGroup(mgid.toBytes());
+            }
+        }
+    }
+
+    /** Hands the group's QPs to the engine, which delivers to them from the next packet on. */
+    private void publishGroup(Gid mgid, List<SoftQp> members) {
+        QpTransport[] array = members.isEmpty() ? MulticastGroups.none() : new QpTransport[members.size()];
+        for (int i = 0; i < array.length; i++) {
+            array[i] = members.get(i).transport;
+        }
+        byte[] bytes = mgid.toBytes();
+        io.call(() -> {
+            engine.multicast().set(bytes, array);
+            return null;
+        });
+    }
+
     synchronized void destroyQp(SoftQp qp) {
+        for (Gid mgid : new ArrayList<>(mcastGroups.keySet())) {
+            if (mcastGroups.get(mgid).contains(qp)) {
+                detachMcast(qp, mgid); // as rxe_drop_all_mcast_groups
+            }
+        }
         io.call(() -> {
             engine.unregister(qp.transport);
             qp.transport.qp.state = QpState.RESET; // a queued run of its requester now does nothing

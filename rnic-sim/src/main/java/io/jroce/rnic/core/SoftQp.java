@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 
 import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.Arguments;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
@@ -430,6 +431,36 @@ final class SoftQp implements QueuePair {
         }
         if (t.state == QpState.ERR) {
             device.engine().schedule(transport);
+        }
+    }
+
+    @Override
+    public synchronized void attachMcast(Gid mgid, int mlid) {
+        checkMcast(mgid, mlid);
+        device.attachMcast(this, mgid);
+    }
+
+    @Override
+    public synchronized void detachMcast(Gid mgid, int mlid) {
+        checkMcast(mgid, mlid);
+        device.detachMcast(this, mgid);
+    }
+
+    /** What ib_attach_mcast checks first (EINVAL): a UD QP, a multicast GID; on RoCE any 16-bit LID. */
+    private void checkMcast(Gid mgid, int mlid) {
+        ensureOpen();
+        if (mgid == null) {
+            throw new InvalidAttributeException("mgid is null");
+        }
+        if (type != QpType.UD) {
+            throw new InvalidAttributeException("only UD QPs attach to multicast groups, QP 0x" + Integer.toHexString(qpn)
+                + " is " + type);
+        }
+        if (!mgid.isMulticast()) {
+            throw new InvalidAttributeException(mgid + " is not a multicast GID (ff00::/8 or ::ffff:224.0.0.0/100)");
+        }
+        if ((mlid & ~0xFFFF) != 0) {
+            throw new InvalidAttributeException("mlid is 16 bits, got " + mlid);
         }
     }
 

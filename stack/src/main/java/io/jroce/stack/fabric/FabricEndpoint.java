@@ -79,6 +79,20 @@ public final class FabricEndpoint implements RoceTransport {
         return icrc.computeIpv6(src, dst, srcPort, dstPort, b, 0, length);
     }
 
+    /** The fabric delivers what is sent to {@code group} (IPv4-mapped or IPv6 multicast) here too. */
+    @Override
+    public void joinGroup(byte[] group) {
+        if (!IpAddresses.isMulticast(group)) {
+            throw new IllegalArgumentException("not a multicast address: " + IpAddresses.format(group));
+        }
+        fabric.join(group.clone(), port, this);
+    }
+
+    @Override
+    public void leaveGroup(byte[] group) {
+        fabric.leave(group, port, this);
+    }
+
     @Override
     public void flush() {
         // Datagrams are queued on the fabric as they are sent.
@@ -87,5 +101,6 @@ public final class FabricEndpoint implements RoceTransport {
     @Override
     public void close() {
         closed = true;
+        fabric.leaveAll(this);
     }
 }

@@ -39,6 +39,8 @@ public final class SimulatedFabric {
     private final PriorityQueue<FabricDatagram> inFlight = new PriorityQueue<>(
         (a, b) -> a.deliverAtNs != b.deliverAtNs ? Long.compare(a.deliverAtNs, b.deliverAtNs) : Long.compare(a.sequence, b.sequence));
     private final Map<String, FabricEndpoint> endpoints = new HashMap<>();
+    /** Multicast group address and port to the endpoints that joined it, in the order they joined. */
+    private final Map<String, List<FabricEndpoint>> groups = new HashMap<>();
     private final List<Runnable> tickers = new ArrayList<>();
     private final LinkTails linkTails = new LinkTails();
     private final long latencyNs;
@@ -126,6 +128,28 @@ public final class SimulatedFabric {
         FabricEndpoint e = new FabricEndpoint(this, address, port, counters);
         endpoints.put(key(address, port), e);
         return e;
+    }
+
+    /** {@code e} receives what is sent to {@code group}:{@code port} from now on; joining twice is joining once. */
+    void join(byte[] group, int port, FabricEndpoint e) {
+        List<FabricEndpoint> members = groups.computeIfAbsent(key(group, port), k -> new ArrayList<>());
+        if (!members.contains(e)) {
+            members.add(e);
+        }
+    }
+
+    /** {@code e} no longer receives what is sent to {@code group}:{@code port}. */
+    void leave(byte[] group, int port, FabricEndpoint e) {
+        String k = key(group, port);
+        List<FabricEndpoint> members = groups.get(k);
+        if (members != null && members.remove(e) && members.isEmpty()) {
+            groups.remove(k);
+        }
+    }
+
+    /** Forgets {@code e} in every group (its device closed). */
+    void leaveAll(FabricEndpoint e) {
+        groups.values().removeIf(members -> members.remove(e) && members.isEmpty());
     }
 
     /** Installs a hook that sees (and may change or drop) each datagram before the {@link #faults()}. */
@@ -257,10 +281,23 @@ public final class SimulatedFabric {
         runUntil(() -> false, maxNs);
     }
 
+    /**
+     * To the endpoint of the destination address, or to every endpoint that joined the destination
+     * multicast group, the sender included if it joined (as Linux loops multicast back by default,
+     * IP_MULTICAST_LOOP); they share the datagram, which receivers only read.
+     */
     private void deliver(FabricDatagram d) {
-        FabricEndpoint e = endpoints.get(key(d.dst, d.dstPort));
+        String k = key(d.dst, d.dstPort);
+        FabricEndpoint e = endpoints.get(k);
         if (e != null) {
             e.receive(d);
+            return;
+        }
+        List<FabricEndpoint> members = groups.get(k);
+        if (members != null) {
+            for (FabricEndpoint m : members.toArray(new FabricEndpoint[0])) {
+                m.receive(d);
+            }
         }
     }
 

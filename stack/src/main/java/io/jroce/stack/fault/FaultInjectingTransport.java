@@ -114,6 +114,16 @@ public final class FaultInjectingTransport implements RoceTransport {
     }
 
     @Override
+    public void joinGroup(byte[] group) {
+        delegate.joinGroup(group);
+    }
+
+    @Override
+    public void leaveGroup(byte[] group) {
+        delegate.leaveGroup(group);
+    }
+
+    @Override
     public void flush() {
         delegate.flush();
     }

@@ -42,6 +42,11 @@ public final class IpAddresses {
         return a16[10] == (byte) 0xFF && a16[11] == (byte) 0xFF;
     }
 
+    /** An IPv6 multicast address (ff00::/8) or an IPv4-mapped 224.0.0.0/4 one. */
+    public static boolean isMulticast(byte[] a16) {
+        return a16[0] == (byte) 0xFF || isIpv4Mapped(a16) && (a16[12] & 0xF0) == 0xE0;
+    }
+
     /** The IPv4 address in bytes 12..15, big-endian. */
     public static int ipv4(byte[] a16) {
         return (a16[12] & 0xFF) << 24 | (a16[13] & 0xFF) << 16 | (a16[14] & 0xFF) << 8 | a16[15] & 0xFF;

@@ -27,6 +27,22 @@ public interface RoceTransport extends AutoCloseable {
      */
     void flush();
 
+    /**
+     * Starts receiving datagrams sent to the multicast group {@code group} (16 bytes, IPv4-mapped
+     * for an IPv4 group) on every local address of its family, as the device's sockets join the
+     * group (IGMP/MLD). The device calls it when the first QP attaches to the group, on an
+     * application thread, never on the I/O thread.
+     *
+     * @throws UnsupportedOperationException the transport cannot receive multicast
+     */
+    default void joinGroup(byte[] group) {
+        throw new UnsupportedOperationException("this transport does not receive multicast");
+    }
+
+    /** Stops receiving {@code group} (its last QP detached); a group not joined is ignored. */
+    default void leaveGroup(byte[] group) {
+    }
+
     @Override
     void close();
 }

@@ -29,13 +29,17 @@ import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -112,11 +116,20 @@ public final class UdpTransport implements RoceTransport {
     private final UnsafeBuffer txView = new UnsafeBuffer();
     private final DirectWindow txWindow = new DirectWindow();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The settings sockets opened after the build (multicast group sockets) are configured with. */
+    private final Builder settings;
+    /**
+     * The multicast groups joined, by group address: each a socket bound to the group address and
+     * the transport's port, a member of the group on every local address of its family. Written
+     * under its own lock by {@link #joinGroup}/{@link #leaveGroup}.
+     */
+    private final Map<InetAddress, LocalEndpoint> groups = new LinkedHashMap<>();
     private boolean started;
 
     private UdpTransport(Builder b) {
         this.ioMode = resolve(b.ioMode);
         this.counters = b.counters != null ? b.counters : new Counters();
+        this.settings = b;
         this.pcap = openPcap(b.pcap);
         this.receiver = new DatagramReceiver(counters, pcap, b.maxDatagramSize);
         this.endpoints = new LocalEndpoint[b.addresses.size()];
@@ -131,7 +144,7 @@ public final class UdpTransport implements RoceTransport {
         int boundPort = b.port;
         try {
             for (LocalEndpoint ep : endpoints) {
-                bind(ep, boundPort, b);
+                bind(ep, boundPort, b, false);
                 boundPort = ep.port; // with port 0, the first socket picks the port and the others follow
             }
         } catch (RuntimeException e) {
@@ -216,6 +229,11 @@ public final class UdpTransport implements RoceTransport {
             for (LocalEndpoint ep : endpoints) {
                 ep.channel.config().setAutoRead(true);
             }
+            synchronized (groups) {
+                for (LocalEndpoint g : groups.values()) {
+                    g.channel.config().setAutoRead(true);
+                }
+            }
         });
     }
 
@@ -268,6 +286,114 @@ public final class UdpTransport implements RoceTransport {
             counters.increment(Counter.DROP_TX_FAILED);
             LOG.debug("send from {} failed", ep, e);
             return false;
+        }
+    }
+
+    /**
+     * Joins the multicast group {@code group} (IPv4-mapped or IPv6, 16 bytes): opens a socket bound
+     * to the group address and {@link #port()} with SO_REUSEADDR, and makes it a member of the group
+     * (IGMP/MLD) on the interface of every local address of the group's family. A socket bound to a
+     * unicast address never receives group traffic, and the wildcard would take the unicast traffic
+     * of every address too: see docs/udp-transport.md. Datagrams it receives reach the handler with
+     * the group as their destination address. Sends to the group leave from the unicast sockets.
+     * Joining a group twice is joining once. Not on the event loop (it waits for it).
+     *
+     * @throws UdpTransportException no local address of the group's family, or the kernel refused
+     *                               the socket or the membership (e.g. no multicast route)
+     */
+    @Override
+    public void joinGroup(byte[] group) {
+        InetAddress address = groupAddress(group);
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException("joinGroup waits for the event loop: call it from another thread");
+        }
+        synchronized (groups) {
+            if (closed.get()) {
+                throw new IllegalStateException("the UDP transport is closed");
+            }
+            if (groups.containsKey(address)) {
+                return;
+            }
+            List<NetworkInterface> interfaces = new ArrayList<>();
+            for (LocalEndpoint ep : endpoints) {
+                if (ep.ipv4 == Addresses.isIpv4(address)) {
+                    interfaces.add(interfaceOf(ep));
+                }
+            }
+            if (interfaces.isEmpty()) {
+                throw new UdpTransportException("no local address of the family of group " + address.getHostAddress());
+            }
+            LocalEndpoint g = new LocalEndpoint(address);
+            bind(g, port, settings, true);
+            try {
+                InetSocketAddress groupSocket = new InetSocketAddress(address, port);
+                for (NetworkInterface ni : interfaces) {
+                    g.channel.joinGroup(groupSocket, ni).syncUninterruptibly();
+                }
+            } catch (RuntimeException e) {
+                g.channel.close().awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                throw new UdpTransportException("cannot join multicast group " + address.getHostAddress() + " on "
+                    + interfaces + ": " + e.getMessage(), e);
+            }
+            groups.put(address, g);
+            runOnLoop(() -> {
+                if (started) {
+                    g.channel.config().setAutoRead(true);
+                }
+            });
+            LOG.info("joined multicast group {} on {}", g, interfaces);
+        }
+    }
+
+    /** Leaves {@code group}: closes its socket, which drops the memberships. A group not joined is ignored. */
+    @Override
+    public void leaveGroup(byte[] group) {
+        InetAddress address = groupAddress(group);
+        LocalEndpoint g;
+        synchronized (groups) {
+            g = groups.remove(address);
+        }
+        if (g != null) {
+            Future<Void> f = g.channel.close();
+            if (!loop.inEventLoop()) {
+                f.awaitUninterruptibly(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The multicast groups joined, as group address and port; for tests and tools. */
+    public List<InetSocketAddress> groups() {
+        synchronized (groups) {
+            List<InetSocketAddress> list = new ArrayList<>();
+            for (LocalEndpoint g : groups.values()) {
+                list.add(g.socketAddress());
+            }
+            return List.copyOf(list);
+        }
+    }
+
+    private static InetAddress groupAddress(byte[] group) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByAddress(IpAddresses.isIpv4Mapped(group) ? Arrays.copyOfRange(group, 12, 16) : group);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an address: " + Arrays.toString(group), e);
+        }
+        if (!address.isMulticastAddress()) {
+            throw new IllegalArgumentException("not a multicast address: " + address.getHostAddress());
+        }
+        return address;
+    }
+
+    private static NetworkInterface interfaceOf(LocalEndpoint ep) {
+        try {
+            NetworkInterface ni = NetworkInterface.getByInetAddress(ep.address);
+            if (ni == null) {
+                throw new UdpTransportException("no network interface has the address " + ep);
+            }
+            return ni;
+        } catch (SocketException e) {
+            throw new UdpTransportException("cannot find the interface of " + ep + ": " + e.getMessage(), e);
         }
     }
 
@@ -342,7 +468,12 @@ public final class UdpTransport implements RoceTransport {
             return;
         }
         boolean onLoop = loop.inEventLoop();
-        for (LocalEndpoint ep : endpoints) {
+        List<LocalEndpoint> sockets = new ArrayList<>(List.of(endpoints));
+        synchronized (groups) {
+            sockets.addAll(groups.values());
+            groups.clear();
+        }
+        for (LocalEndpoint ep : sockets) {
             if (ep.channel != null) {
                 Future<Void> f = ep.channel.close();
                 if (!onLoop) {
@@ -385,7 +516,8 @@ public final class UdpTransport implements RoceTransport {
         }
     }
 
-    private void bind(LocalEndpoint ep, int bindPort, Builder b) {
+    /** Opens, configures, registers and binds the socket of {@code ep}; SO_REUSEADDR for a group's socket. */
+    private void bind(LocalEndpoint ep, int bindPort, Builder b, boolean reuseAddress) {
         String where = Addresses.describe(ep.address, bindPort);
         InternetProtocolFamily family = ep.ipv4 ? InternetProtocolFamily.IPv4 : InternetProtocolFamily.IPv6;
         DatagramChannel ch;
@@ -396,6 +528,10 @@ public final class UdpTransport implements RoceTransport {
         }
         try {
             configure(ch, ep, b, where);
+            if (reuseAddress) {
+                // Other devices of this host (jroce or not) may listen to the same group and port.
+                ch.config().setReuseAddress(true);
+            }
             ch.pipeline().addLast(new EndpointHandler(ep, receiver, counters, this::flushPending));
             loop.register(ch).syncUninterruptibly();
             ch.bind(new InetSocketAddress(ep.address, bindPort)).syncUninterruptibly();

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class DevinfoPrinterTest {
     private static final DeviceAttributes DEVICE = new DeviceAttributes("0.1.0", 0x020000fffe7f0001L, 0xffffff, 0,
-        -1L, 0xfffff000L, 1 << 17, 1 << 14, 32, 1 << 14, 1 << 15, 1 << 16, 1 << 16, 128, 128, 240, "ATOMIC_HCA", 1);
+        -1L, 0xfffff000L, 1 << 17, 1 << 14, 32, 1 << 14, 1 << 15, 1 << 16, 1 << 16, 128, 128, 240, "ATOMIC_HCA", 1, 8192, 56, 0x70000);
     private static final PortAttributes PORT = new PortAttributes("PORT_ACTIVE", Mtu.MTU_4096, Mtu.MTU_1024, 2,
         "Ethernet", 0, 0x80000000L, 1);
     private static final List<Gid> GIDS = List.of(Gid.parse("127.0.0.1"), Gid.parse("::1"));

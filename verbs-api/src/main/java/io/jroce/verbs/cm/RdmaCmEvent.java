@@ -29,7 +29,7 @@ public final class RdmaCmEvent {
     }
 
     /**
-     * @param udParam what an active UD ID's ESTABLISHED carries ({@code param.ud}), else null
+     * @param udParam what an active UD ID's ESTABLISHED and MULTICAST_JOIN carry ({@code param.ud}), else null
      */
     public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
                        ConnParam connParam, RdmaUdParam udParam, Runnable onAck) {
@@ -82,7 +82,8 @@ public final class RdmaCmEvent {
 
     /**
      * A UD ID's ESTABLISHED (active side): the peer's address, QP and Q_Key from its SIDR_REP
-     * ({@code struct rdma_ud_param}); null for other events.
+     * ({@code struct rdma_ud_param}); MULTICAST_JOIN and MULTICAST_ERROR: the group's (MGID, QPN
+     * 0xFFFFFF, Q_Key 0x01234567); null for other events.
      */
     public RdmaUdParam udParam() {
         return udParam;

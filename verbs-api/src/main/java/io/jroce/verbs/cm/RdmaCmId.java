@@ -67,6 +67,30 @@ public interface RdmaCmId extends AutoCloseable {
     /** {@code rdma_disconnect}: the QP to ERR, then a DREQ (or the DREP to the peer's DREQ). */
     void disconnect();
 
+    /**
+     * {@code rdma_join_multicast} on a {@link PortSpace#UDP} ID bound to or resolved from an address:
+     * joins the IP multicast group {@code group} (the port is ignored) as the kernel does on RoCE, with
+     * no MADs. MULTICAST_JOIN follows, whose {@link RdmaCmEvent#udParam()} holds the address vector to
+     * the group (destination GID the MGID: {@code ::ffff:<group>} for IPv4, the address itself for
+     * IPv6), QPN 0xFFFFFF and Q_Key 0x01234567. The ID's QP, if it has one, is attached to the MGID
+     * (ibv_attach_mcast, as librdmacm does when it takes the event), which makes the device join the
+     * group on its sockets; MULTICAST_ERROR instead when that fails.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException not a multicast address, not of the ID's
+     *                                                  address family, or not a UDP ID
+     * @throws io.jroce.verbs.InvalidStateException     the ID has no bound or resolved address, or
+     *                                                  already joined {@code group}
+     */
+    void joinMulticast(InetSocketAddress group);
+
+    /**
+     * {@code rdma_leave_multicast}: detaches the ID's QP from the group (ibv_detach_mcast) and leaves
+     * it; no event. {@link #close} leaves every group the ID joined.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException the ID did not join {@code group} (EADDRNOTAVAIL)
+     */
+    void leaveMulticast(InetSocketAddress group);
+
     /** The ID's QP, or null before {@link #createQp}. */
     QueuePair qp();
 

@@ -8,6 +8,8 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -77,6 +79,9 @@ final class SoftCmId implements RdmaCmId {
     /** UNREACHABLE's status, -ETIMEDOUT as librdmacm reports it. */
     static final int ETIMEDOUT = -110;
     private static final int EINVAL = -22;
+    private static final int ENOMEM = -12;
+    /** The QPN a multicast group is addressed with (IB_MULTICAST_QPN), as MULTICAST_JOIN's ud param names it. */
+    static final int MULTICAST_QPN = 0xFFFFFF;
     private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
     /** A SIDR_REQ's 216 bytes of private data less the RDMA CM header: 180 ({@code cma_user_data_offset}). */
     private static final int MAX_SIDR_REQ_PRIVATE_DATA = SidrParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
@@ -120,6 +125,12 @@ final class SoftCmId implements RdmaCmId {
     /** A wildcard listener's devices ({@code cma_listen_on_dev}), and whether it still listens; guarded by itself. */
     private final List<CmDevice> listenedOn = new ArrayList<>();
     private boolean listeningOnAll;
+    /** The multicast groups joined, with their MGID, and whether the ID's QP was attached to it. */
+    private final Map<InetAddress, Membership> multicast = new LinkedHashMap<>();
+
+    /** One group the ID joined: its MGID, and whether the ID's QP is attached (librdmacm's cma_multicast). */
+    private record Membership(Gid mgid, QueuePair attached) {
+    }
 
     SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
         this.channel = channel;
@@ -463,6 +474,73 @@ final class SoftCmId implements RdmaCmId {
         });
     }
 
+    @Override
+    public synchronized void joinMulticast(InetSocketAddress group) {
+        Arguments.notNull(group, "group");
+        InetAddress address = group.getAddress();
+        if (address == null || !address.isMulticastAddress()) {
+            throw new InvalidAttributeException("not a multicast address: " + group);
+        }
+        if (portSpace != PortSpace.UDP) {
+            throw new InvalidAttributeException("multicast needs an ID of the UDP port space, this one is " + portSpace);
+        }
+        // rdma_join_multicast: "ULP is expected to have resolved network" (ADDR_BOUND or ADDR_RESOLVED).
+        expect(State.BOUND, State.ADDR_RESOLVED);
+        if (dev == null) {
+            // A wildcard bind names no device (the kernel's rdma_join_multicast fails without id->device).
+            throw new InvalidStateException("an ID bound to the wildcard " + local + " has no device to join "
+                + address.getHostAddress() + " on: bind an address of a device, or resolve one");
+        }
+        if (localGid.isIpv4Mapped() != address instanceof java.net.Inet4Address) {
+            throw new InvalidAttributeException("group " + address.getHostAddress() + " and the ID's address " + local
+                + " are not of one address family");
+        }
+        if (multicast.containsKey(address)) {
+            throw new InvalidStateException("the ID already joined " + address.getHostAddress());
+        }
+        // cma_iboe_set_mgid for RoCEv2 (IB_GID_TYPE_ROCE_UDP_ENCAP): ::ffff:<group> for IPv4, the address for IPv6.
+        Gid mgid = Gid.of(address);
+        QueuePair q = qp;
+        int status = 0;
+        if (q != null) {
+            try {
+                q.attachMcast(mgid, 0); // ucma_process_join: librdmacm attaches the ID's QP itself
+            } catch (VerbsException e) {
+                LOG.debug("{}: attaching QP 0x{} to {} failed", dev.device.name(), Integer.toHexString(q.qpNum()), mgid, e);
+                status = e instanceof io.jroce.verbs.ResourceLimitException ? ENOMEM : EINVAL;
+                q = null;
+            }
+        }
+        multicast.put(address, new Membership(mgid, q));
+        AddressVector av = new AddressVector().destGid(mgid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
+        post(status == 0 ? RdmaCmEventType.MULTICAST_JOIN : RdmaCmEventType.MULTICAST_ERROR, status, null, null, null,
+            new RdmaUdParam(av, MULTICAST_QPN, RDMA_UDP_QKEY));
+    }
+
+    @Override
+    public synchronized void leaveMulticast(InetSocketAddress group) {
+        Arguments.notNull(group, "group");
+        if (state == State.CLOSED) {
+            throw new ResourceClosedException("the RDMA CM ID is closed");
+        }
+        Membership m = group.getAddress() == null ? null : multicast.remove(group.getAddress());
+        if (m == null) {
+            throw new InvalidAttributeException("the ID did not join " + group + " (EADDRNOTAVAIL)");
+        }
+        detach(m);
+    }
+
+    /** rdma_leave_multicast: ibv_detach_mcast of the QP attached at the join, unless it is gone meanwhile. */
+    private static void detach(Membership m) {
+        if (m.attached() != null) {
+            try {
+                m.attached().detachMcast(m.mgid(), 0);
+            } catch (ResourceClosedException | InvalidAttributeException gone) {
+                // The QP was destroyed (which detached it) or detached by the application.
+            }
+        }
+    }
+
     /** The registered device the ID is bound to, or null before an address is bound or resolved. */
     CmDevice cmDevice() {
         return dev;
@@ -509,6 +587,10 @@ final class SoftCmId implements RdmaCmId {
                 dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
             });
         }
+        for (Membership m : multicast.values()) {
+            detach(m); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
+        }
+        multicast.clear();
         state = State.CLOSED;
         channel.forget(this);
         if (binding != null) {
