@@ -4,6 +4,7 @@ import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
 import io.jroce.tools.rping.RpingCommand;
+import io.jroce.tools.udaddy.UdaddyCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,7 @@ public final class Commands {
         all.addAll(PingpongCommand.all());
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         all.add(new RpingCommand());
+        all.add(new UdaddyCommand());
         return List.copyOf(all);
     }
 
