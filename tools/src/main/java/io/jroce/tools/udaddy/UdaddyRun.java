@@ -109,7 +109,6 @@ final class UdaddyRun {
             if (options.bind() != null) {
                 bind = resolve(options.bind());
                 if (bind == null) {
-                    out.println("rdma_getaddrinfo error: " + NONAME);
                     out.println("udaddy: getrdmaaddr error: " + NONAME);
                     return EAI_NONAME;
                 }
@@ -163,7 +162,6 @@ final class UdaddyRun {
         }
         InetAddress destination = source == null && options.bind() != null ? null : resolve(options.server());
         if (destination == null) {
-            out.println("rdma_getaddrinfo error: " + NONAME);
             out.println("udaddy: getaddrinfo error: " + NONAME);
             return EAI_NONAME;
         }
@@ -466,8 +464,9 @@ final class UdaddyRun {
             while (done < count) {
                 if (node.cq.pollBlocking(wc, 1, TimeUnit.SECONDS)) {
                     done++;
-                    if (node.ah == null) {
-                        createReplyAh(node, wc);
+                    if (node.ah == null && !createReplyAh(node, wc)) {
+                        out.println("udaddy: failed to create reply AH");
+                        return -1;
                     }
                 }
             }
@@ -479,27 +478,27 @@ final class UdaddyRun {
      * create_reply_ah, as ibv_create_ah_from_wc reads a RoCEv2 receive: the destination is the GRH
      * area's source address (an IPv6 header, or an IPv4 header in its last 20 bytes), the source GID
      * the one the message came to; the QPN from the immediate data, the Q_Key this QP's.
+     *
+     * @return false when the address handle could not be made
      */
-    private void createReplyAh(UdaddyNode node, WorkCompletion wc) {
+    private boolean createReplyAh(UdaddyNode node, WorkCompletion wc) {
         ByteBuffer b = node.mr.buffer();
         boolean ipv6 = (b.get(0) & 0xF0) == 0x60;
         byte[] src = new byte[ipv6 ? 16 : 4];
         byte[] dst = new byte[src.length];
         b.get(ipv6 ? 8 : 32, src);
         b.get(ipv6 ? 24 : 36, dst);
-        Gid to;
-        Gid at;
         try {
-            to = Gid.of(InetAddress.getByAddress(src));
-            at = Gid.of(InetAddress.getByAddress(dst));
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e); // 4 or 16 bytes are always an address
+            Gid to = Gid.of(InetAddress.getByAddress(src));
+            int sgidIndex = node.id.device().gids().indexOf(Gid.of(InetAddress.getByAddress(dst)));
+            node.ah = node.pd.createAddressHandle(new AddressVector().destGid(to).sgidIndex(Math.max(0, sgidIndex))
+                .hopLimit(0xFF).udpPort(options.device().peerUdpPort()));
+            node.remoteQpn = wc.immData();
+            node.remoteQkey = node.id.qp().query().qkey();
+            return true;
+        } catch (UnknownHostException | VerbsException e) {
+            return false; // ibv_create_ah_from_wc or ibv_query_qp failed
         }
-        int sgidIndex = Math.max(0, node.id.device().gids().indexOf(at));
-        node.ah = node.pd.createAddressHandle(new AddressVector().destGid(to).sgidIndex(sgidIndex).hopLimit(0xFF)
-            .udpPort(options.device().peerUdpPort()));
-        node.remoteQpn = wc.immData();
-        node.remoteQkey = node.id.qp().query().qkey();
     }
 
     /** The errno ibv_post_send or ibv_post_recv returns where jroce throws. */

@@ -192,12 +192,12 @@ class UdaddyCommandTest {
     void aNameWithNumericAddressesIsNotResolved() throws Exception {
         CommandRunner client = CommandRunner.run("udaddy", "-f", "ip", "-s", "localhost");
         assertEquals(254, client.status(), client.transcript());
-        assertEquals("udaddy: starting client\nrdma_getaddrinfo error: Name or service not known\n"
+        assertEquals("udaddy: starting client\n"
             + "udaddy: getaddrinfo error: Name or service not known\ntest complete\nreturn status -2\n", client.out(),
             client.transcript());
         CommandRunner server = CommandRunner.run("udaddy", "-f", "ipv6", "-b", "localhost");
         assertEquals(254, server.status(), server.transcript());
-        assertEquals("udaddy: starting server\nrdma_getaddrinfo error: Name or service not known\n"
+        assertEquals("udaddy: starting server\n"
             + "udaddy: getrdmaaddr error: Name or service not known\ntest complete\nreturn status -2\n", server.out(),
             server.transcript());
     }
