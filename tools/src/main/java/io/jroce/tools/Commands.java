@@ -1,5 +1,6 @@
 package io.jroce.tools;
 
+import io.jroce.tools.cmtime.CmtimeCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
@@ -22,6 +23,7 @@ public final class Commands {
         all.addAll(io.jroce.tools.perftest.PerftestCommand.all());
         all.add(new RpingCommand());
         all.add(new UdaddyCommand());
+        all.add(new CmtimeCommand());
         return List.copyOf(all);
     }
 
