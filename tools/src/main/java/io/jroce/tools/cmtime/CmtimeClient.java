@@ -38,6 +38,8 @@ final class CmtimeClient {
     private final CmtimeTimes times;
     private final Node[] nodes;
     private final Map<RdmaCmId, Node> byId = new IdentityHashMap<>();
+    /** The PD of each device the IDs resolved to, created with the first QP there. */
+    private final Map<RdmaDevice, ProtectionDomain> pds = new IdentityHashMap<>();
     private final int[] started = new int[Step.values().length];
     private final int[] completed = new int[Step.values().length];
     private volatile boolean stopping;
@@ -68,7 +70,6 @@ final class CmtimeClient {
 
     int run() throws InterruptedException {
         RdmaDevice device = null;
-        ProtectionDomain pd = null;
         Thread events = null;
         int ret;
         try (RdmaEventChannel channel = RdmaCm.createEventChannel()) {
@@ -94,7 +95,6 @@ final class CmtimeClient {
                     try {
                         CmtimeDevicePlan plan = CmtimeDevicePlan.client(options, src, dst);
                         device = plan.device(options.device()).open();
-                        pd = device.allocPd();
                         source = plan.local() == null ? null : new InetSocketAddress(plan.local(), 0);
                     } catch (IOException | VerbsException e) {
                         err.println("failure getting addr: " + e.getMessage());
@@ -104,7 +104,7 @@ final class CmtimeClient {
                     events = new Thread(() -> processEvents(channel), "cmtime-events");
                     events.setDaemon(true);
                     events.start();
-                    ret = steps(pd);
+                    ret = steps();
                 }
                 ret = finish(channel, ret); // the event thread still acknowledges the IDs' last events
             } finally {
@@ -120,7 +120,7 @@ final class CmtimeClient {
                     closeQuietly(n.cq);
                 }
             }
-            closeQuietly(pd);
+            pds.values().forEach(CmtimeClient::closeQuietly);
             if (device != null) {
                 device.close();
             }
@@ -142,7 +142,7 @@ final class CmtimeClient {
         return ret;
     }
 
-    private int steps(ProtectionDomain pd) throws InterruptedException {
+    private int steps() throws InterruptedException {
         int ret = 0;
         if (options.bind() != null) {
             out.println("binding source address");
@@ -216,7 +216,8 @@ final class CmtimeClient {
             times.start(n.index, Step.CREATE_QP);
             try {
                 n.cq = n.id.device().createCq(2); // rdma_create_qp without CQs makes its own
-                n.qp = n.id.createQp(pd, qpInit(n.cq));
+                // rdma_create_qp without a PD takes its device's own, as open_verbs' one PD
+                n.qp = n.id.createQp(pds.computeIfAbsent(n.id.device(), RdmaDevice::allocPd), qpInit(n.cq));
                 ret = 0;
             } catch (VerbsException e) {
                 err.println("failure creating qp: " + e.getMessage());
