@@ -28,9 +28,9 @@ final class UdaddyNode {
     }
 
     /**
-     * destroy_node: the address handle, the QP, the CQ, the buffer, the PD, then the ID (after every
-     * device resource, as udaddy does). Each is closed even when an earlier one fails, so that the
-     * device can close.
+     * destroy_node's device resources: the address handle, the QP, the CQ, the buffer, the PD (the
+     * run destroys the ID after them, as udaddy does). Each is closed even when an earlier one fails,
+     * so that the device can close; a second call closes none of them again.
      */
     void destroy() {
         closeQuietly(ah);
@@ -40,6 +40,10 @@ final class UdaddyNode {
         closeQuietly(cq);
         closeQuietly(mr);
         closeQuietly(pd);
+        ah = null;
+        cq = null;
+        mr = null;
+        pd = null;
     }
 
     private static void closeQuietly(AutoCloseable c) {
