@@ -44,7 +44,6 @@ final class UdaddySide implements AutoCloseable {
         UdaddySide c = null;
         for (int attempt = 0; attempt < 100; attempt++) {
             c = start(args);
-            c.await();
             if (c.await() == 0 || !c.out().contains("RDMA_CM_EVENT_UNREACHABLE, error: 1")) {
                 return c;
             }
