@@ -1,12 +1,14 @@
 package io.jroce.tools;
 
 import io.jroce.tools.cmatose.UcmatoseCommand;
+import io.jroce.tools.cmtime.CmtimeCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
 import io.jroce.tools.rdmaep.RdmaClientCommand;
 import io.jroce.tools.rdmaep.RdmaServerCommand;
 import io.jroce.tools.rping.RpingCommand;
+import io.jroce.tools.udaddy.UdaddyCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +28,8 @@ public final class Commands {
         all.add(new UcmatoseCommand());
         all.add(new RdmaServerCommand());
         all.add(new RdmaClientCommand());
+        all.add(new UdaddyCommand());
+        all.add(new CmtimeCommand());
         return List.copyOf(all);
     }
 
