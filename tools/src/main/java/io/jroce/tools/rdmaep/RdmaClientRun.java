@@ -13,7 +13,6 @@ import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 
 /**
  * rdma_client's {@code run}: an active endpoint to -s, its 16-byte receive posted before the
@@ -48,7 +47,7 @@ final class RdmaClientRun {
         }
         try (device) {
             RdmaAddrInfo hints = new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_NUMERICHOST)
-                .srcAddress(new InetSocketAddress(plan.source(), 0));
+                .srcAddress(plan.localSocket(0));
             RdmaEndpoint id;
             try {
                 id = RdmaCm.createEp(RdmaCm.getAddrInfo(plan.destination().getHostAddress(),

@@ -12,10 +12,7 @@ import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * rdma_server's {@code run}: a passive endpoint, one request, its 16-byte receive posted before the
@@ -23,7 +20,7 @@ import java.util.List;
  * -1 for a failed call (perror's line printed), or getaddrinfo's error.
  */
 final class RdmaServerRun {
-    /** How long one wait for a request lasts before the next listener's turn (rdma_get_request blocks). */
+    /** How long one wait for a request lasts before an interrupt is looked at (rdma_get_request blocks). */
     private static final Duration REQUEST_SLICE = Duration.ofMillis(200);
 
     private final EpOptions options;
@@ -56,32 +53,30 @@ final class RdmaServerRun {
         }
     }
 
-    /** rdma_create_ep and rdma_listen on each address, then one request served; the listeners closed before the device. */
+    /**
+     * rdma_create_ep and rdma_listen on the address (the wildcard: one listener for every device, as
+     * rdma_server's), then one request served; the listener closed before the device.
+     */
     private int listenAndServe(CmDevicePlan plan, int port) throws InterruptedException {
-        List<RdmaEndpoint> listeners = new ArrayList<>();
+        RdmaAddrInfo hints = new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_PASSIVE | RdmaAddrInfo.RAI_NUMERICHOST);
+        RdmaEndpoint listener;
         try {
-            // One listener per address: jroce has no wildcard bind (rdma_server binds one to 0.0.0.0).
-            for (InetAddress a : plan.locals()) {
-                RdmaAddrInfo hints = new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_PASSIVE | RdmaAddrInfo.RAI_NUMERICHOST);
-                try {
-                    listeners.add(RdmaCm.createEp(RdmaCm.getAddrInfo(a.getHostAddress(), Integer.toString(port),
-                        hints), null, EpMessages.qpInit()));
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("rdma_create_ep", e));
-                    return -1;
-                }
-            }
-            for (RdmaEndpoint listener : listeners) {
-                try {
-                    listener.listen(0);
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("rdma_listen", e));
-                    return -1;
-                }
+            listener = RdmaCm.createEp(RdmaCm.getAddrInfo(plan.local().getHostAddress(), Integer.toString(port), hints),
+                null, EpMessages.qpInit());
+        } catch (VerbsException e) {
+            err.println(Strerror.perror("rdma_create_ep", e));
+            return -1;
+        }
+        try {
+            try {
+                listener.listen(0);
+            } catch (VerbsException e) {
+                err.println(Strerror.perror("rdma_listen", e));
+                return -1;
             }
             RdmaEndpoint id;
             try {
-                id = getRequest(listeners);
+                id = getRequest(listener);
             } catch (VerbsException e) {
                 err.println(Strerror.perror("rdma_get_request", e));
                 return -1;
@@ -90,23 +85,19 @@ final class RdmaServerRun {
                 return serve(id);
             }
         } finally {
-            for (RdmaEndpoint listener : listeners) {
-                closeQuietly(listener);
-            }
+            closeQuietly(listener);
         }
     }
 
-    /** rdma_get_request on the listeners in turn until one has a request: it waits as long as it takes. */
-    private static RdmaEndpoint getRequest(List<RdmaEndpoint> listeners) throws InterruptedException {
-        listeners.forEach(l -> l.timeout(REQUEST_SLICE));
+    /** rdma_get_request: it waits as long as it takes, in slices that an interrupt ends. */
+    private static RdmaEndpoint getRequest(RdmaEndpoint listener) throws InterruptedException {
+        listener.timeout(REQUEST_SLICE);
         while (true) {
-            for (RdmaEndpoint listener : listeners) {
-                try {
-                    return listener.getRequest().timeout(RdmaEndpoint.DEFAULT_TIMEOUT);
-                } catch (ConnectionTimeoutException none) {
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
-                    }
+            try {
+                return listener.getRequest().timeout(RdmaEndpoint.DEFAULT_TIMEOUT);
+            } catch (ConnectionTimeoutException none) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.jroce.tools.rping;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.VerbsException;
@@ -38,10 +39,11 @@ final class RpingRun {
 
     int run() throws InterruptedException {
         String failedCall = options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ";
-        DevicePlan plan;
+        CmDevicePlan plan;
         RdmaDevice device;
         try {
-            plan = options.server() ? DevicePlan.server(options) : DevicePlan.client(options);
+            plan = options.server() ? CmDevicePlan.passive(options.address(), options.binds())
+                : CmDevicePlan.active(options.address(), options.source(), options.binds());
             device = plan.device(options.device()).open();
         } catch (IOException | VerbsException e) {
             log.err(failedCall + e.getMessage());

@@ -1,11 +1,13 @@
 package io.jroce.tools.rdmaep;
 
-import static io.jroce.tools.cmcommon.TwinSide.CLIENT;
-import static io.jroce.tools.cmcommon.TwinSide.PROBE;
-import static io.jroce.tools.cmcommon.TwinSide.SERVER;
+import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
+import static io.jroce.tools.cmcommon.TwinAddresses.PROBE;
+import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jroce.tools.CommandRunner;
+import io.jroce.tools.cmcommon.ListenProbe;
+import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.cmcommon.TwinSide;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,12 +25,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RdmaEpCommandsTest {
     private static void awaitListening(TwinSide server, String udp, String port) throws Exception {
-        TwinSide.awaitListening(server, "rdma_server: start", udp, port, "tcp");
+        ListenProbe.awaitListening(server, "rdma_server: start", udp, port, "tcp");
     }
 
     @Test
     void theClientAndTheServerExchangeTheirMessagesAndEndWithZero() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "--bind", SERVER, "--bind", PROBE,
                  "--udp-port", udp)) {
             awaitListening(server, udp, EpOptions.DEFAULT_PORT);
@@ -52,7 +54,7 @@ class RdmaEpCommandsTest {
      */
     @Test
     void aPortNobodyListensOnEndsTheClientWithMinusOne() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "-p", "7480", "--bind", SERVER, "--bind",
             PROBE, "--udp-port", udp)) {
             awaitListening(server, udp, "7480");
