@@ -156,6 +156,27 @@ class UcmatoseCommandTest {
         }
     }
 
+    /**
+     * Without -b the server binds the wildcard, as cmatose does: its one listener takes a connection
+     * to any address of its device, here the second. The client (one connection, so one REQ a run)
+     * is run again while the server's device refuses it with REJ 8, before the listener is up.
+     */
+    @Test
+    void aServerWithoutBindListensOnTheWildcard() throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = TwinSide.start(line("-p", "7473", "-C", "2", "-S", "10", "--bind", SERVER, "--bind",
+                 PROBE, "--udp-port", udp));
+             TwinSide client = TwinSide.startAgainWhile(c -> c.out().contains("RDMA_CM_EVENT_REJECTED, error: 8"),
+                 line("-s", PROBE, "-b", CLIENT, "-p", "7473", "-C", "2", "-S", "10", "--udp-port", udp))) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(CLIENT_LINES, client.outLines(), context);
+            assertEquals(SERVER_LINES, server.outLines(), context);
+            assertEquals("", server.err(), context);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"-x", "-p", "-z1"})
     void anUnknownOptionOrAMissingValuePrintsCmatosesUsageAndExitsWith1(String arg) throws Exception {

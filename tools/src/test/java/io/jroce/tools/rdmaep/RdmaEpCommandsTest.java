@@ -75,6 +75,27 @@ class RdmaEpCommandsTest {
         }
     }
 
+    /**
+     * rdma_server's default -s 0.0.0.0 binds the wildcard, as rdma_server does: its one endpoint
+     * takes a client to any address of its device, here the second. The client is run again while
+     * the server's device refuses it (REJ 8), before the listener is up.
+     */
+    @Test
+    void theDefaultServerListensOnTheWildcard() throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = TwinSide.start("rdma_server", "-p", "7482", "--bind", SERVER, "--bind", PROBE,
+                 "--udp-port", udp);
+             TwinSide client = TwinSide.startAgainWhile(c -> c.err().contains("rdma_connect: Connection refused"),
+                 "rdma_client", "-s", PROBE, "-p", "7482", "--bind", CLIENT, "--udp-port", udp)) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(List.of("rdma_client: start", "rdma_client: end 0"), client.outLines(), context);
+            assertEquals(List.of("rdma_server: start", "rdma_server: end 0"), server.outLines(), context);
+            assertEquals("", server.err(), context);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"rdma_server", "rdma_client"})
     void anUnknownOptionPrintsTheProgramsUsageAndExitsWith1(String program) throws Exception {
