@@ -7,7 +7,6 @@ import io.jroce.tools.cmcommon.Strerror;
 import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.VerbsException;
-import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
@@ -57,42 +56,11 @@ final class RdmaClientRun {
                 return -1;
             }
             try {
-                return connected(id);
+                return new EpConversation("rdma_client", out, err).hold(id, "rdma_connect",
+                    () -> id.connect(connParam(id.device().queryDevice())), true);
             } finally {
-                RdmaServerRun.closeQuietly(id);
+                EpConversation.destroy(id);
             }
-        }
-    }
-
-    /** From the inline check to the disconnect. */
-    private int connected(RdmaEndpoint id) {
-        int sendFlags = EpMessages.sendFlags(id.device());
-        if (sendFlags == 0) {
-            out.println("rdma_client: device doesn't support IBV_SEND_INLINE, using sge sends");
-        }
-        EpMessages msgs;
-        try {
-            msgs = EpMessages.register(id);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_reg_msgs for recv_msg", e));
-            return -1;
-        }
-        try (msgs) {
-            try {
-                id.postRecv(0, msgs.recv, 0, EpMessages.LENGTH);
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_post_recv", e));
-                return -1;
-            }
-            try {
-                id.connect(connParam(id.device().queryDevice()));
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_connect", e));
-                return -1;
-            }
-            int ret = exchange(id, msgs, sendFlags);
-            RdmaServerRun.disconnect(id);
-            return ret;
         }
     }
 
@@ -103,29 +71,5 @@ final class RdmaClientRun {
     static ConnParam connParam(DeviceAttributes caps) {
         return new ConnParam().responderResources(caps.maxQpRdAtom()).initiatorDepth(caps.maxQpInitRdAtom())
             .retryCount(7).rnrRetryCount(7);
-    }
-
-    /** The message, then the server's; 0 or -1. */
-    private int exchange(RdmaEndpoint id, EpMessages msgs, int sendFlags) {
-        WorkCompletion wc = new WorkCompletion();
-        try {
-            id.postSend(0, msgs.send, 0, EpMessages.LENGTH, sendFlags);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_post_send", e));
-            return -1;
-        }
-        try {
-            id.getSendComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_send_comp", e));
-            return -1;
-        }
-        try {
-            id.getRecvComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_recv_comp", e));
-            return -1;
-        }
-        return 0;
     }
 }

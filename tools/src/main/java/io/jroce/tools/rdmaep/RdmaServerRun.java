@@ -6,7 +6,6 @@ import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.tools.cmcommon.Strerror;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.VerbsException;
-import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.cm.ConnectionTimeoutException;
 import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
@@ -82,10 +81,10 @@ final class RdmaServerRun {
                 return -1;
             }
             try (id) {
-                return serve(id);
+                return new EpConversation("rdma_server", out, err).hold(id, "rdma_accept", id::accept, false);
             }
         } finally {
-            closeQuietly(listener);
+            EpConversation.destroy(listener);
         }
     }
 
@@ -100,79 +99,6 @@ final class RdmaServerRun {
                     throw new InterruptedException();
                 }
             }
-        }
-    }
-
-    /** From the inline check to the disconnect. */
-    private int serve(RdmaEndpoint id) {
-        int sendFlags = EpMessages.sendFlags(id.device());
-        if (sendFlags == 0) {
-            out.println("rdma_server: device doesn't support IBV_SEND_INLINE, using sge sends");
-        }
-        EpMessages msgs;
-        try {
-            msgs = EpMessages.register(id);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_reg_msgs for recv_msg", e));
-            return -1;
-        }
-        try (msgs) {
-            try {
-                id.postRecv(0, msgs.recv, 0, EpMessages.LENGTH);
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_post_recv", e));
-                return -1;
-            }
-            try {
-                id.accept();
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_accept", e));
-                return -1;
-            }
-            int ret = exchange(id, msgs, sendFlags);
-            disconnect(id);
-            return ret;
-        }
-    }
-
-    /** The client's message, then the reply; 0 or -1. */
-    private int exchange(RdmaEndpoint id, EpMessages msgs, int sendFlags) {
-        WorkCompletion wc = new WorkCompletion();
-        try {
-            id.getRecvComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_recv_comp", e));
-            return -1;
-        }
-        try {
-            id.postSend(0, msgs.send, 0, EpMessages.LENGTH, sendFlags);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_post_send", e));
-            return -1;
-        }
-        try {
-            id.getSendComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_send_comp", e));
-            return -1;
-        }
-        return 0;
-    }
-
-    /** rdma_disconnect, whose status the programs ignore. */
-    static void disconnect(RdmaEndpoint ep) {
-        try {
-            ep.disconnect();
-        } catch (VerbsException e) {
-            // ignored, as the programs do
-        }
-    }
-
-    static void closeQuietly(RdmaEndpoint ep) {
-        try {
-            ep.close();
-        } catch (VerbsException e) {
-            // rdma_destroy_ep has no status
         }
     }
 }
