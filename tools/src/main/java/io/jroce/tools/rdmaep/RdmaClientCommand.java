@@ -24,7 +24,7 @@ public final class RdmaClientCommand implements Command {
 
     /** @return rdma_client's status modulo 256: 0, 255 for a failed call, getaddrinfo's error; 1 for a bad option */
     @Override
-    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
+    public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
         EpOptions.Parsed parsed = EpOptions.parse("rdma_client", "127.0.0.1", args, out);
         if (parsed.options() == null) {
             return parsed.status();

@@ -1,15 +1,12 @@
 package io.jroce.tools.rdmaep;
 
 import io.jroce.rnic.cm.api.RdmaCm;
-import io.jroce.tools.cmcommon.AddrLookup;
 import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.tools.cmcommon.Strerror;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.cm.ConnectionTimeoutException;
 import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 
@@ -17,39 +14,17 @@ import java.time.Duration;
  * rdma_server's {@code run}: a passive endpoint, one request, its 16-byte receive posted before the
  * accept, the client's message awaited, 16 bytes sent back, the disconnect. Returns its status: 0,
  * -1 for a failed call (perror's line printed), or getaddrinfo's error.
+ *
+ * @param options its options
+ * @param out     its stdout
+ * @param err     its stderr (perror's lines)
  */
-final class RdmaServerRun {
+record RdmaServerRun(EpOptions options, PrintStream out, PrintStream err) {
     /** How long one wait for a request lasts before an interrupt is looked at (rdma_get_request blocks). */
     private static final Duration REQUEST_SLICE = Duration.ofMillis(200);
 
-    private final EpOptions options;
-    private final PrintStream out;
-    private final PrintStream err;
-
-    RdmaServerRun(EpOptions options, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.out = out;
-        this.err = err;
-    }
-
     int run() throws InterruptedException {
-        AddrLookup.Result lookup = AddrLookup.lookup(options.server(), options.port(), false);
-        if (lookup.failed()) {
-            out.println("rdma_getaddrinfo: " + lookup.errorText());
-            return lookup.error();
-        }
-        CmDevicePlan plan;
-        RdmaDevice device;
-        try {
-            plan = CmDevicePlan.passive(lookup.address(), options.binds());
-            device = plan.device(options.device()).open();
-        } catch (IOException | VerbsException e) {
-            err.println("rdma_create_ep: Cannot assign requested address"); // rdma_bind_addr: no device has it
-            return -1;
-        }
-        try (device) {
-            return listenAndServe(plan, lookup.port());
-        }
+        return EpDevice.run(options, true, out, err, this::listenAndServe);
     }
 
     /**
