@@ -11,25 +11,16 @@ import java.io.PrintStream;
  * disconnect: the messages registered, the receive posted, the connection made (rdma_connect or
  * rdma_accept), one message each way (the client sends first) and rdma_disconnect. Each failed call
  * prints perror's line and ends the conversation with -1.
+ *
+ * @param program rdma_server or rdma_client, as the programs name themselves in their lines
+ * @param out     the program's stdout
+ * @param err     its stderr (perror's lines)
  */
-final class EpConversation {
+record EpConversation(String program, PrintStream out, PrintStream err) {
     /** A call on the endpoint that may fail. */
     @FunctionalInterface
     interface Call {
         void run();
-    }
-
-    private final String program;
-    private final PrintStream out;
-    private final PrintStream err;
-
-    /**
-     * @param program rdma_server or rdma_client, as the programs name themselves in their lines
-     */
-    EpConversation(String program, PrintStream out, PrintStream err) {
-        this.program = program;
-        this.out = out;
-        this.err = err;
     }
 
     /**
