@@ -75,7 +75,8 @@ final class CmatoseRun {
                 out.println("cmatose: getrdmaaddr error: " + lookup.errorText());
                 return lookup.error();
             }
-            // without -b cmatose binds its passive getaddrinfo's wildcard: one listener for every device
+            // without -b cmatose binds the wildcard its passive getaddrinfo gives (:: or 0.0.0.0, by the
+            // host's glibc): one listener for every device; the twin takes ::, which takes both families
             InetAddress local = options.bind() != null ? lookup.address() : AddrLookup.ANY_IPV6;
             CmDevicePlan plan;
             try {

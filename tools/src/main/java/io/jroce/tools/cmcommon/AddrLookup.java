@@ -18,10 +18,7 @@ public final class AddrLookup {
     public static final int EAI_SERVICE = -8;
     /** INADDR_ANY, 0.0.0.0: a wildcard of IPv4 only. */
     public static final InetAddress ANY_IPV4 = any(4);
-    /**
-     * in6addr_any, {@code ::}: a wildcard that takes IPv4 too (Linux's default bindv6only=0), what a
-     * passive getaddrinfo without a node gives where the host has IPv6.
-     */
+    /** in6addr_any, {@code ::}: a wildcard that takes IPv4 too (Linux's default bindv6only=0). */
     public static final InetAddress ANY_IPV6 = any(16);
 
     private AddrLookup() {
