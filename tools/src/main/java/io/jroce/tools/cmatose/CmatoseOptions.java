@@ -6,6 +6,8 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.cmcommon.CLib;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.cm.PortSpace;
@@ -49,15 +51,6 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
         return new Parser(err).parse(args, out);
     }
 
-    /** A jroce option's own error or a refused option: reported as the other twins report theirs. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
-
     private static final class Parser {
         private final PrintStream err;
         private String server;
@@ -68,8 +61,7 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
         private int count = 10;
         private int size = 100;
         private String port = DEFAULT_PORT;
-        private boolean bindGiven;
-        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+        private final TwinDeviceOptions device = new TwinDeviceOptions();
 
         Parser(PrintStream err) {
             this.err = err;
@@ -103,16 +95,7 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
                     throw new JroceOptionException("-a (the ACK timeout, rdma_set_option RDMA_OPTION_ID_ACK_TIMEOUT)"
                         + " is not supported: jroce's RDMA CM has no rdma_set_option");
                 })));
-            for (OptionSpec o : device.localOptions()) {
-                table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                    try {
-                        bindGiven |= "bind".equals(o.longName());
-                        o.handler().accept(spelling, v);
-                    } catch (UsageException e) {
-                        throw new JroceOptionException(e.getMessage());
-                    }
-                }, o.refusal()));
-            }
+            table.addAll(device.options());
             return table;
         }
 
@@ -140,7 +123,7 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
             }
             DeviceOptions d = device.build();
             return new Parsed(new CmatoseOptions(server, bind, numericHost, portSpace, connections, count, size, port,
-                d, bindGiven ? d.binds() : null), 0);
+                d, device.bindGiven() ? d.binds() : null), 0);
         }
     }
 

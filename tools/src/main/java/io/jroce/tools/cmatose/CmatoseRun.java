@@ -12,8 +12,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One run of cmatose's main once its options are read: the event channel and nodes, the server's
@@ -69,43 +67,37 @@ final class CmatoseRun {
     /** run_server. */
     private int runServer(CmatoseTest test) throws InterruptedException {
         out.println("cmatose: starting server");
-        List<RdmaCmId> listeners = new ArrayList<>();
+        RdmaCmId listener = null;
         try {
-            InetAddress local = null;
             AddrLookup.Result lookup = AddrLookup.lookup(options.bind() == null ? "0.0.0.0" : options.bind(),
                 options.port(), options.bind() != null && options.numericHost());
             if (lookup.failed()) {
                 out.println("cmatose: getrdmaaddr error: " + lookup.errorText());
                 return lookup.error();
             }
-            if (options.bind() != null) {
-                local = lookup.address();
-            }
-            List<InetAddress> locals;
+            // without -b cmatose binds the wildcard its passive getaddrinfo gives (:: or 0.0.0.0, by the
+            // host's glibc): one listener for every device; the twin takes ::, which takes both families
+            InetAddress local = options.bind() != null ? lookup.address() : AddrLookup.ANY_IPV6;
+            CmDevicePlan plan;
             try {
-                CmDevicePlan plan = CmDevicePlan.passive(local, options.binds());
+                plan = CmDevicePlan.passive(local, options.binds());
                 device = plan.device(options.device()).open();
-                locals = plan.locals();
             } catch (IOException | VerbsException e) {
                 err.println("cmatose: bind address failed: Cannot assign requested address"); // no device has it
                 return -1;
             }
-            // One listener per address: jroce has no wildcard bind (cmatose binds one ID to the wildcard).
-            for (InetAddress a : locals) {
-                RdmaCmId listener = test.channel.createId(options.portSpace());
-                listeners.add(listener);
-                try {
-                    listener.bindAddr(new InetSocketAddress(a, lookup.port()));
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("cmatose: bind address failed", e));
-                    return -1;
-                }
-                try {
-                    listener.listen(0);
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("cmatose: failure trying to listen", e));
-                    return -1;
-                }
+            listener = test.channel.createId(options.portSpace());
+            try {
+                listener.bindAddr(plan.localSocket(lookup.port()));
+            } catch (VerbsException e) {
+                err.println(Strerror.perror("cmatose: bind address failed", e));
+                return -1;
+            }
+            try {
+                listener.listen(0);
+            } catch (VerbsException e) {
+                err.println(Strerror.perror("cmatose: failure trying to listen", e));
+                return -1;
             }
             int ret = test.connectEvents();
             if (ret != 0) {
@@ -136,7 +128,7 @@ final class CmatoseRun {
             out.println("disconnected");
             return ret;
         } finally {
-            for (RdmaCmId listener : listeners) {
+            if (listener != null) {
                 test.destroyId(listener);
             }
         }
@@ -171,7 +163,7 @@ final class CmatoseRun {
         }
         for (CmatoseNode node : test.nodes) {
             try {
-                node.cmId.resolveAddr(new InetSocketAddress(plan.source(), 0),
+                node.cmId.resolveAddr(plan.localSocket(0),
                     new InetSocketAddress(plan.destination(), dst.port()), CmatoseTest.RESOLVE_TIMEOUT_MS);
             } catch (VerbsException e) {
                 err.println(Strerror.perror("cmatose: failure getting addr", e));

@@ -16,6 +16,10 @@ public final class AddrLookup {
     public static final int EAI_NONAME = -2;
     /** EAI_SERVICE. */
     public static final int EAI_SERVICE = -8;
+    /** INADDR_ANY, 0.0.0.0: a wildcard of IPv4 only. */
+    public static final InetAddress ANY_IPV4 = any(4);
+    /** in6addr_any, {@code ::}: a wildcard that takes IPv4 too (Linux's default bindv6only=0). */
+    public static final InetAddress ANY_IPV6 = any(16);
 
     private AddrLookup() {
     }
@@ -59,6 +63,14 @@ public final class AddrLookup {
         }
         int p = Integer.parseInt(service);
         return p <= 0xFFFF ? p : -1;
+    }
+
+    private static InetAddress any(int length) {
+        try {
+            return InetAddress.getByAddress(new byte[length]);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static boolean isLiteral(String node) {

@@ -5,12 +5,16 @@ public final class CLib {
     private CLib() {
     }
 
-    /** atoi: leading blanks, a sign, the digits up to the first other character; 0 for none. */
+    /**
+     * atoi: leading blanks, a sign, the digits 0-9 up to the first other character; 0 for none.
+     * Beyond a long, strtol's ERANGE value, of which the cast to int keeps the low 32 bits.
+     */
     public static int atoi(String s) {
-        return (int) strtol(s, 10);
+        return (int) strtol(s);
     }
 
-    private static long strtol(String s, int base) {
+    /** strtol in base 10. */
+    private static long strtol(String s) {
         int i = 0;
         while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
             i++;
@@ -22,12 +26,12 @@ public final class CLib {
         }
         long n = 0;
         boolean saturated = false;
-        while (i < s.length() && Character.digit(s.charAt(i), base) >= 0) {
-            int d = Character.digit(s.charAt(i), base);
-            if (n > (Long.MAX_VALUE - d) / base) {
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            int d = s.charAt(i) - '0';
+            if (n > (Long.MAX_VALUE - d) / 10) {
                 saturated = true;
             } else {
-                n = n * base + d;
+                n = n * 10 + d;
             }
             i++;
         }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -17,36 +18,37 @@ import java.util.List;
  * Which jroce device a librdmacm example's addresses call for, as the kernel's address resolution
  * picks the RDMA device of the netdev that owns the address: a passive side's device owns the
  * address it binds, an active side's its source address (given, or the one the host's routing
- * table uses to reach the destination). jroce has no wildcard bind: a passive side without an
- * address opens its device on every address of the host's interfaces that are up and listens on
- * each. {@code --bind} names the device's addresses instead.
+ * table uses to reach the destination). A passive side on a wildcard binds the wildcard, as the C
+ * programs do, on a device opened on every address of the host's interfaces that are up (a
+ * kernel's RDMA devices have them already). {@code --bind} names the device's addresses instead.
  *
  * @param addresses   the device's addresses, one GID each
- * @param locals      the passive side's addresses to listen on, or the active side's source (one)
+ * @param local       the passive side's address to bind (a wildcard included), or the active side's source
  * @param destination the active side's destination, null for a passive side
  */
-public record CmDevicePlan(List<String> addresses, List<InetAddress> locals, InetAddress destination) {
+public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddress destination) {
     public CmDevicePlan {
         addresses = List.copyOf(addresses);
-        locals = List.copyOf(locals);
     }
 
     /**
-     * Where a passive side listens.
+     * Where a passive side listens: on {@code local}, whose device has that address, or for a
+     * wildcard every address of the host of the wildcard's family (0.0.0.0: IPv4; ::, which takes
+     * IPv4 too: all).
      *
-     * @param local its address; null or a wildcard for every address (of the wildcard's family;
-     *              null: both, as glibc's passive getaddrinfo gives ::, which takes IPv4 too)
+     * @param local its address, or a wildcard
      * @param binds the --bind addresses, or null
      */
     public static CmDevicePlan passive(InetAddress local, List<String> binds) throws SocketException {
-        if (local != null && !local.isAnyLocalAddress()) {
-            return new CmDevicePlan(binds != null ? binds : List.of(local.getHostAddress()), List.of(local), null);
+        List<String> addresses;
+        if (binds != null) {
+            addresses = binds;
+        } else if (!local.isAnyLocalAddress()) {
+            addresses = List.of(local.getHostAddress());
+        } else {
+            addresses = hostAddresses(local instanceof Inet4Address);
         }
-        boolean ipv4Only = local instanceof Inet4Address;
-        List<String> addresses = binds != null ? binds : hostAddresses(ipv4Only);
-        List<InetAddress> locals = addresses.stream().map(CmDevicePlan::literal)
-            .filter(a -> !ipv4Only || a instanceof Inet4Address).toList();
-        return new CmDevicePlan(addresses, locals, null);
+        return new CmDevicePlan(addresses, local, null); // rdma_bind_addr on local, a wildcard included
     }
 
     /**
@@ -72,7 +74,7 @@ public record CmDevicePlan(List<String> addresses, List<InetAddress> locals, Ine
             }
         }
         List<String> addresses = binds != null ? binds : List.of(source.getHostAddress());
-        return new CmDevicePlan(addresses, List.of(source), destination.isAnyLocalAddress() ? source : destination);
+        return new CmDevicePlan(addresses, source, destination.isAnyLocalAddress() ? source : destination);
     }
 
     /** The device's options with these addresses. */
@@ -80,9 +82,9 @@ public record CmDevicePlan(List<String> addresses, List<InetAddress> locals, Ine
         return new DeviceOptions(given.name(), addresses, given.udpPort(), given.peerUdpPort(), given.pcap());
     }
 
-    /** The active side's source address. */
-    public InetAddress source() {
-        return locals.get(0);
+    /** The passive side's bind address, or the active side's source, on {@code port}. */
+    public InetSocketAddress localSocket(int port) {
+        return new InetSocketAddress(local, port);
     }
 
     /**

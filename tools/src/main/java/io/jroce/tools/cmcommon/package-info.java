@@ -1,7 +1,11 @@
 /**
- * What jroce's twins of librdmacm's example programs share: the device their addresses call for
- * ({@link io.jroce.tools.cmcommon.CmDevicePlan}), getaddrinfo as they call it
- * ({@link io.jroce.tools.cmcommon.AddrLookup}), and the C library's words for a failure
+ * What jroce's twins of librdmacm's example programs (rping, ucmatose, rdma_server and
+ * rdma_client) share: the device their addresses call for and the address they bind or connect
+ * from ({@link io.jroce.tools.cmcommon.CmDevicePlan}), getaddrinfo as they call it and its wildcards
+ * ({@link io.jroce.tools.cmcommon.AddrLookup}), the C library's atoi on their options
+ * ({@link io.jroce.tools.cmcommon.CLib}), jroce's device options in their getopt tables
+ * ({@link io.jroce.tools.cmcommon.TwinDeviceOptions}, whose errors are
+ * {@link io.jroce.tools.cmcommon.JroceOptionException}s), and the C library's words for a failure
  * ({@link io.jroce.tools.cmcommon.Strerror}).
  */
 package io.jroce.tools.cmcommon;

@@ -4,6 +4,8 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import java.io.PrintStream;
@@ -29,15 +31,6 @@ record EpOptions(String server, String port, DeviceOptions device, List<String> 
     record Parsed(EpOptions options, int status) {
     }
 
-    /** A jroce option's own error: reported as the other twins report theirs, not as the program's usage. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
-
     /**
      * Parses as the programs' main does: an unknown option or a missing value prints the usage,
      * named {@code program}, to {@code out} and stops with status 1.
@@ -48,21 +41,11 @@ record EpOptions(String server, String port, DeviceOptions device, List<String> 
         throws UsageException {
         String[] server = {defaultServer};
         String[] port = {DEFAULT_PORT};
-        boolean[] bindGiven = {false};
-        DeviceOptions.Parser device = new DeviceOptions.Parser();
+        TwinDeviceOptions device = new TwinDeviceOptions();
         List<OptionSpec> table = new ArrayList<>(List.of(
             value('s', null, (o, v) -> server[0] = v),
             value('p', null, (o, v) -> port[0] = v)));
-        for (OptionSpec o : device.localOptions()) {
-            table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                try {
-                    bindGiven[0] |= "bind".equals(o.longName());
-                    o.handler().accept(spelling, v);
-                } catch (UsageException e) {
-                    throw new JroceOptionException(e.getMessage());
-                }
-            }, o.refusal()));
-        }
+        table.addAll(device.options());
         try {
             // the programs read options only; getopt leaves the operands, which they ignore
             new Getopt(table, (o, operand) -> { }).parse(args);
@@ -73,7 +56,7 @@ record EpOptions(String server, String port, DeviceOptions device, List<String> 
             return new Parsed(null, USAGE_STATUS);
         }
         DeviceOptions d = device.build();
-        return new Parsed(new EpOptions(server[0], port[0], d, bindGiven[0] ? d.binds() : null), 0);
+        return new Parsed(new EpOptions(server[0], port[0], d, device.bindGiven() ? d.binds() : null), 0);
     }
 
     /** The programs' usage, argv[0] being the program's name. */

@@ -1,187 +1,79 @@
 package io.jroce.tools.rdmaep;
 
 import io.jroce.rnic.cm.api.RdmaCm;
-import io.jroce.tools.cmcommon.AddrLookup;
 import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.tools.cmcommon.Strerror;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.VerbsException;
-import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.cm.ConnectionTimeoutException;
 import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaEndpoint;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * rdma_server's {@code run}: a passive endpoint, one request, its 16-byte receive posted before the
  * accept, the client's message awaited, 16 bytes sent back, the disconnect. Returns its status: 0,
  * -1 for a failed call (perror's line printed), or getaddrinfo's error.
+ *
+ * @param options its options
+ * @param out     its stdout
+ * @param err     its stderr (perror's lines)
  */
-final class RdmaServerRun {
-    /** How long one wait for a request lasts before the next listener's turn (rdma_get_request blocks). */
+record RdmaServerRun(EpOptions options, PrintStream out, PrintStream err) {
+    /** How long one wait for a request lasts before an interrupt is looked at (rdma_get_request blocks). */
     private static final Duration REQUEST_SLICE = Duration.ofMillis(200);
 
-    private final EpOptions options;
-    private final PrintStream out;
-    private final PrintStream err;
-
-    RdmaServerRun(EpOptions options, PrintStream out, PrintStream err) {
-        this.options = options;
-        this.out = out;
-        this.err = err;
+    int run() throws InterruptedException {
+        return EpDevice.run(options, true, out, err, this::listenAndServe);
     }
 
-    int run() throws InterruptedException {
-        AddrLookup.Result lookup = AddrLookup.lookup(options.server(), options.port(), false);
-        if (lookup.failed()) {
-            out.println("rdma_getaddrinfo: " + lookup.errorText());
-            return lookup.error();
-        }
-        CmDevicePlan plan;
-        RdmaDevice device;
+    /**
+     * rdma_create_ep and rdma_listen on the address (the wildcard: one listener for every device, as
+     * rdma_server's), then one request served; the listener closed before the device.
+     */
+    private int listenAndServe(CmDevicePlan plan, int port) throws InterruptedException {
+        RdmaAddrInfo hints = new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_PASSIVE | RdmaAddrInfo.RAI_NUMERICHOST);
+        RdmaEndpoint listener;
         try {
-            plan = CmDevicePlan.passive(lookup.address(), options.binds());
-            device = plan.device(options.device()).open();
-        } catch (IOException | VerbsException e) {
-            err.println("rdma_create_ep: Cannot assign requested address"); // rdma_bind_addr: no device has it
+            listener = RdmaCm.createEp(RdmaCm.getAddrInfo(plan.local().getHostAddress(), Integer.toString(port), hints),
+                null, EpMessages.qpInit());
+        } catch (VerbsException e) {
+            err.println(Strerror.perror("rdma_create_ep", e));
             return -1;
         }
-        try (device) {
-            return listenAndServe(plan, lookup.port());
-        }
-    }
-
-    /** rdma_create_ep and rdma_listen on each address, then one request served; the listeners closed before the device. */
-    private int listenAndServe(CmDevicePlan plan, int port) throws InterruptedException {
-        List<RdmaEndpoint> listeners = new ArrayList<>();
         try {
-            // One listener per address: jroce has no wildcard bind (rdma_server binds one to 0.0.0.0).
-            for (InetAddress a : plan.locals()) {
-                RdmaAddrInfo hints = new RdmaAddrInfo().flags(RdmaAddrInfo.RAI_PASSIVE | RdmaAddrInfo.RAI_NUMERICHOST);
-                try {
-                    listeners.add(RdmaCm.createEp(RdmaCm.getAddrInfo(a.getHostAddress(), Integer.toString(port),
-                        hints), null, EpMessages.qpInit()));
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("rdma_create_ep", e));
-                    return -1;
-                }
-            }
-            for (RdmaEndpoint listener : listeners) {
-                try {
-                    listener.listen(0);
-                } catch (VerbsException e) {
-                    err.println(Strerror.perror("rdma_listen", e));
-                    return -1;
-                }
+            try {
+                listener.listen(0);
+            } catch (VerbsException e) {
+                err.println(Strerror.perror("rdma_listen", e));
+                return -1;
             }
             RdmaEndpoint id;
             try {
-                id = getRequest(listeners);
+                id = getRequest(listener);
             } catch (VerbsException e) {
                 err.println(Strerror.perror("rdma_get_request", e));
                 return -1;
             }
             try (id) {
-                return serve(id);
+                return new EpConversation("rdma_server", out, err).hold(id, "rdma_accept", id::accept, false);
             }
         } finally {
-            for (RdmaEndpoint listener : listeners) {
-                closeQuietly(listener);
-            }
+            EpConversation.destroy(listener);
         }
     }
 
-    /** rdma_get_request on the listeners in turn until one has a request: it waits as long as it takes. */
-    private static RdmaEndpoint getRequest(List<RdmaEndpoint> listeners) throws InterruptedException {
-        listeners.forEach(l -> l.timeout(REQUEST_SLICE));
+    /** rdma_get_request: it waits as long as it takes, in slices that an interrupt ends. */
+    private static RdmaEndpoint getRequest(RdmaEndpoint listener) throws InterruptedException {
+        listener.timeout(REQUEST_SLICE);
         while (true) {
-            for (RdmaEndpoint listener : listeners) {
-                try {
-                    return listener.getRequest().timeout(RdmaEndpoint.DEFAULT_TIMEOUT);
-                } catch (ConnectionTimeoutException none) {
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
-                    }
+            try {
+                return listener.getRequest().timeout(RdmaEndpoint.DEFAULT_TIMEOUT);
+            } catch (ConnectionTimeoutException none) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
                 }
             }
-        }
-    }
-
-    /** From the inline check to the disconnect. */
-    private int serve(RdmaEndpoint id) {
-        int sendFlags = EpMessages.sendFlags(id.device());
-        if (sendFlags == 0) {
-            out.println("rdma_server: device doesn't support IBV_SEND_INLINE, using sge sends");
-        }
-        EpMessages msgs;
-        try {
-            msgs = EpMessages.register(id);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_reg_msgs for recv_msg", e));
-            return -1;
-        }
-        try (msgs) {
-            try {
-                id.postRecv(0, msgs.recv, 0, EpMessages.LENGTH);
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_post_recv", e));
-                return -1;
-            }
-            try {
-                id.accept();
-            } catch (VerbsException e) {
-                err.println(Strerror.perror("rdma_accept", e));
-                return -1;
-            }
-            int ret = exchange(id, msgs, sendFlags);
-            disconnect(id);
-            return ret;
-        }
-    }
-
-    /** The client's message, then the reply; 0 or -1. */
-    private int exchange(RdmaEndpoint id, EpMessages msgs, int sendFlags) {
-        WorkCompletion wc = new WorkCompletion();
-        try {
-            id.getRecvComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_recv_comp", e));
-            return -1;
-        }
-        try {
-            id.postSend(0, msgs.send, 0, EpMessages.LENGTH, sendFlags);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_post_send", e));
-            return -1;
-        }
-        try {
-            id.getSendComp(wc);
-        } catch (VerbsException e) {
-            err.println(Strerror.perror("rdma_get_send_comp", e));
-            return -1;
-        }
-        return 0;
-    }
-
-    /** rdma_disconnect, whose status the programs ignore. */
-    static void disconnect(RdmaEndpoint ep) {
-        try {
-            ep.disconnect();
-        } catch (VerbsException e) {
-            // ignored, as the programs do
-        }
-    }
-
-    static void closeQuietly(RdmaEndpoint ep) {
-        try {
-            ep.close();
-        } catch (VerbsException e) {
-            // rdma_destroy_ep has no status
         }
     }
 }

@@ -30,30 +30,11 @@ final class RpingClient {
         if (ret != 0) {
             return ret;
         }
-        Connection conn;
-        try {
-            conn = Connection.setupQp(cb, cb.cmId);
-        } catch (VerbsException e) {
-            cb.log.err("setup_qp failed: " + Errno.of(e));
-            return Errno.of(e);
+        ret = run.setupConnection(cb, cb.cmId);
+        if (ret != 0) {
+            return ret;
         }
-        cb.connection = conn;
-        try {
-            conn.setupBuffers();
-        } catch (VerbsException e) {
-            cb.log.err("rping_setup_buffers failed: " + Errno.of(e));
-            conn.freeQp();
-            return Errno.of(e);
-        }
-        try {
-            conn.postRecv();
-        } catch (VerbsException e) {
-            cb.log.err("ibv_post_recv failed: " + Errno.of(e));
-            conn.freeBuffers();
-            conn.freeQp();
-            return Errno.of(e);
-        }
-        run.startCqThread(cb, conn);
+        Connection conn = cb.connection;
         boolean connected = false;
         try {
             ret = connect();

@@ -5,6 +5,10 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.cmcommon.AddrLookup;
+import io.jroce.tools.cmcommon.CLib;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import java.io.PrintStream;
@@ -45,6 +49,11 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
     /** getaddrinfo's EAI_NONAME (-2), which rping returns from main for an address that does not resolve. */
     static final int EAI_NONAME = -2;
 
+    /** The --bind addresses, or null when rping's addresses choose the device's. */
+    List<String> binds() {
+        return bindGiven ? device.binds() : null;
+    }
+
     /** The outcome of a parse: options to run, or the status rping exits with (its messages already printed). */
     record Parsed(RpingOptions options, int status) {
     }
@@ -60,20 +69,11 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
         return new Parser(out, err).parse(args);
     }
 
-    /** A jroce option's own error: reported as the other twins report theirs, not as rping's usage. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
-
     private static final class Parser {
         private final PrintStream out;
         private final PrintStream err;
         private int server = -1;
-        private InetAddress address = anyIpv4();
+        private InetAddress address = AddrLookup.ANY_IPV4;
         private InetAddress source;
         private boolean persistent;
         private int port = DEFAULT_PORT;
@@ -83,8 +83,7 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
         private boolean validate;
         private boolean debug;
         private int ret;
-        private boolean bindGiven;
-        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+        private final TwinDeviceOptions device = new TwinDeviceOptions();
 
         Parser(PrintStream out, PrintStream err) {
             this.out = out;
@@ -109,11 +108,11 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
                 }),
                 flag('P', null, () -> persistent = true),
                 value('p', null, (o, v) -> {
-                    port = atoi(v) & 0xFFFF; // htobe16
-                    debug("port " + atoi(v));
+                    port = CLib.atoi(v) & 0xFFFF; // htobe16
+                    debug("port " + CLib.atoi(v));
                 }),
                 value('C', null, (o, v) -> {
-                    count = atoi(v);
+                    count = CLib.atoi(v);
                     if (count < 0) {
                         err.println("Invalid count " + count);
                         ret = EINVAL;
@@ -122,7 +121,7 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
                     }
                 }),
                 value('S', null, (o, v) -> {
-                    size = atoi(v);
+                    size = CLib.atoi(v);
                     if (size < MIN_SIZE || size > BUFSIZE - 1) {
                         err.println("Invalid size " + size + " (valid range is " + MIN_SIZE + " to " + BUFSIZE + ")");
                         ret = EINVAL;
@@ -156,16 +155,7 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
                         + " connects with rdma_establish) is not supported: jroce's RDMA CM creates the QP itself"
                         + " (rdma_create_qp) and has neither call");
                 })));
-            for (OptionSpec o : device.localOptions()) {
-                table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                    try {
-                        bindGiven |= "bind".equals(o.longName());
-                        o.handler().accept(spelling, v);
-                    } catch (UsageException e) {
-                        throw new JroceOptionException(e.getMessage());
-                    }
-                }, o.refusal()));
-            }
+            table.addAll(device.options());
             return table;
         }
 
@@ -187,7 +177,7 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
                 return new Parsed(null, EINVAL);
             }
             return new Parsed(new RpingOptions(server == 1, address, source, persistent, port, count, size, verbose,
-                validate, debug, device.build(), bindGiven), 0);
+                validate, debug, device.build(), device.bindGiven()), 0);
         }
 
         private void debug(String line) {
@@ -207,44 +197,6 @@ record RpingOptions(boolean server, InetAddress address, InetAddress source, boo
             }
             out.println("getaddrinfo failed (Name or service not known) - invalid hostname or IP address");
             return null;
-        }
-    }
-
-    /** C's atoi: leading blanks, a sign, the digits up to the first other character; 0 for none. */
-    static int atoi(String s) {
-        int i = 0;
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            negative = s.charAt(i) == '-';
-            i++;
-        }
-        long n = 0;
-        boolean saturated = false;
-        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-            int d = s.charAt(i) - '0';
-            if (n > (Long.MAX_VALUE - d) / 10) {
-                saturated = true;
-            } else {
-                n = n * 10 + d;
-            }
-            i++;
-        }
-        if (saturated) {
-            n = negative ? Long.MIN_VALUE : Long.MAX_VALUE; // strtol's ERANGE value
-        } else if (negative) {
-            n = -n;
-        }
-        return (int) n; // atoi's cast of strtol's long keeps the low 32 bits
-    }
-
-    private static InetAddress anyIpv4() {
-        try {
-            return InetAddress.getByAddress(new byte[4]);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

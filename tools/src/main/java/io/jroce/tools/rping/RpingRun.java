@@ -1,6 +1,7 @@
 package io.jroce.tools.rping;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.VerbsException;
@@ -38,10 +39,11 @@ final class RpingRun {
 
     int run() throws InterruptedException {
         String failedCall = options.server() ? "rdma_bind_addr: " : "rdma_resolve_addr: ";
-        DevicePlan plan;
+        CmDevicePlan plan;
         RdmaDevice device;
         try {
-            plan = options.server() ? DevicePlan.server(options) : DevicePlan.client(options);
+            plan = options.server() ? CmDevicePlan.passive(options.address(), options.binds())
+                : CmDevicePlan.active(options.address(), options.source(), options.binds());
             device = plan.device(options.device()).open();
         } catch (IOException | VerbsException e) {
             log.err(failedCall + e.getMessage());
@@ -86,9 +88,38 @@ final class RpingRun {
         }
     }
 
-    void startCqThread(ControlBlock cb, Connection conn) {
+    /**
+     * What rping's server and client do alike before they accept or connect: setup_qp on
+     * {@code id}, rping_setup_buffers, the first ibv_post_recv and the CQ thread. 0 with
+     * {@code cb.connection} ready, or the errno with rping's line, what was made freed.
+     */
+    int setupConnection(ControlBlock cb, RdmaCmId id) {
+        Connection conn;
+        try {
+            conn = Connection.setupQp(cb, id);
+        } catch (VerbsException e) {
+            cb.log.err("setup_qp failed: " + Errno.of(e));
+            return Errno.of(e);
+        }
+        cb.connection = conn;
+        try {
+            conn.setupBuffers();
+        } catch (VerbsException e) {
+            cb.log.err("rping_setup_buffers failed: " + Errno.of(e));
+            conn.freeQp();
+            return Errno.of(e);
+        }
+        try {
+            conn.postRecv();
+        } catch (VerbsException e) {
+            cb.log.err("ibv_post_recv failed: " + Errno.of(e));
+            conn.freeBuffers();
+            conn.freeQp();
+            return Errno.of(e);
+        }
         conn.cqThread = new CqThread(cb, conn);
         conn.cqThread.start();
+        return 0;
     }
 
     /**

@@ -102,30 +102,10 @@ final class RpingServer {
     /** The rest of rping_run_server, or rping_persistent_server_thread: one connection from accept to teardown. */
     private int serve(ControlBlock cb, boolean persistent) throws InterruptedException {
         RdmaCmId child = cb.childCmId;
-        Connection conn;
-        try {
-            conn = Connection.setupQp(cb, child);
-        } catch (VerbsException e) {
-            cb.log.err("setup_qp failed: " + Errno.of(e));
-            return Errno.of(e);
+        int setup = run.setupConnection(cb, child);
+        if (setup != 0) {
+            return setup;
         }
-        cb.connection = conn;
-        try {
-            conn.setupBuffers();
-        } catch (VerbsException e) {
-            cb.log.err("rping_setup_buffers failed: " + Errno.of(e));
-            conn.freeQp();
-            return Errno.of(e);
-        }
-        try {
-            conn.postRecv();
-        } catch (VerbsException e) {
-            cb.log.err("ibv_post_recv failed: " + Errno.of(e));
-            conn.freeBuffers();
-            conn.freeQp();
-            return Errno.of(e);
-        }
-        run.startCqThread(cb, conn);
         boolean accepted = false;
         try {
             int ret = accept(cb);

@@ -1,13 +1,15 @@
 package io.jroce.tools.cmatose;
 
-import static io.jroce.tools.cmcommon.TwinSide.CLIENT;
-import static io.jroce.tools.cmcommon.TwinSide.PROBE;
-import static io.jroce.tools.cmcommon.TwinSide.SERVER;
+import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
+import static io.jroce.tools.cmcommon.TwinAddresses.PROBE;
+import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
+import io.jroce.tools.cmcommon.ListenProbe;
+import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.cmcommon.TwinSide;
 import io.jroce.stack.pcap.RoceFrame;
 import java.net.InetAddress;
@@ -39,7 +41,7 @@ class UcmatoseCommandTest {
         "receiving data transfers", "sending replies", "data transfers complete", "test complete", "return status 0");
 
     private static void awaitListening(TwinSide server, String udp, String port, String ps) throws Exception {
-        TwinSide.awaitListening(server, "cmatose: starting server", udp, port, ps);
+        ListenProbe.awaitListening(server, "cmatose: starting server", udp, port, ps);
     }
 
     private static TwinSide awaitListeningThenStart(TwinSide server, String udp, String... line) throws Exception {
@@ -62,7 +64,7 @@ class UcmatoseCommandTest {
     @CsvSource({"tcp, 1, 10, 100", "tcp, 4, 10, 100", "ib, 4, 10, 100", "tcp, 3, 50, 4096", "ib, 2, 1, 1"})
     void connectionsExchangeTheirMessagesAndBothSidesPrintCmatosesLines(String ps, int c, int count, int size,
                                                                      @TempDir Path dir) throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         Path pcap = dir.resolve("server.pcap");
         String[] common = {"-P", ps, "-c", Integer.toString(c), "-C", Integer.toString(count), "-S",
             Integer.toString(size), "--udp-port", udp};
@@ -112,7 +114,7 @@ class UcmatoseCommandTest {
     /** -S 0: create_message sets the count to 0, so neither side moves data nor prints the transfer lines. */
     @Test
     void sizeZeroConnectsAndDisconnectsWithoutMessages() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start(line("-b", SERVER, "-c", "2", "-S", "0", "--bind", SERVER, "--bind", PROBE,
                  "--udp-port", udp));
              TwinSide client = awaitListeningThenStart(server, udp, line("-s", SERVER, "-b", CLIENT, "-c", "2", "-S", "0",
@@ -134,7 +136,7 @@ class UcmatoseCommandTest {
      */
     @Test
     void aPortNobodyListensOnIsRejectedWithStatus8() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start(line("-b", SERVER, "--bind", SERVER, "--bind", PROBE, "--udp-port", udp))) {
             awaitListening(server, udp, CmatoseOptions.DEFAULT_PORT, "tcp");
             try (TwinSide r = TwinSide.start(line("-s", SERVER, "-b", CLIENT, "-p", "7472", "-c", "3", "--udp-port",
@@ -151,6 +153,27 @@ class UcmatoseCommandTest {
                 assertEquals(0, server.await(), served.transcript() + "\n" + server.transcript());
                 assertEquals(SERVER_LINES, server.outLines(), server.transcript());
             }
+        }
+    }
+
+    /**
+     * Without -b the server binds the wildcard, as cmatose does: its one listener takes a connection
+     * to any address of its device, here the second. The client (one connection, so one REQ a run)
+     * is run again while the server's device refuses it with REJ 8, before the listener is up.
+     */
+    @Test
+    void aServerWithoutBindListensOnTheWildcard() throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = TwinSide.start(line("-p", "7473", "-C", "2", "-S", "10", "--bind", SERVER, "--bind",
+                 PROBE, "--udp-port", udp));
+             TwinSide client = TwinSide.startAgainWhile(c -> c.out().contains("RDMA_CM_EVENT_REJECTED, error: 8"),
+                 line("-s", PROBE, "-b", CLIENT, "-p", "7473", "-C", "2", "-S", "10", "--udp-port", udp))) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(CLIENT_LINES, client.outLines(), context);
+            assertEquals(SERVER_LINES, server.outLines(), context);
+            assertEquals("", server.err(), context);
         }
     }
 

@@ -1,10 +1,13 @@
 package io.jroce.tools.perftest;
 
+import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
+import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.Main;
+import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.perftest.report.BwRow;
 import io.jroce.tools.perftest.report.LatencyRow;
 import io.jroce.tools.perftest.report.PerftestReport;
@@ -12,9 +15,6 @@ import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,8 +41,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PerftestRdmaCmTest {
-    private static final String SERVER = "127.0.0.1";
-    private static final String CLIENT = "127.0.0.2";
     /** Guards against hangs only. */
     private static final long GUARD_S = 120;
     private static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: (.*)\\n GID: (.*)");
@@ -161,7 +159,7 @@ class PerftestRdmaCmTest {
 
     private static List<Side> runPair(String tool, String... options) throws Exception {
         String port = Integer.toString(freeTcpPort());
-        String udp = Integer.toString(freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         List<String> common = new ArrayList<>(List.of(tool, "-R", "-p", port, "--udp-port", udp));
         common.addAll(Arrays.stream(options).filter(o -> !o.isBlank()).toList());
         List<String> serverArgs = new ArrayList<>(common);
@@ -210,20 +208,6 @@ class PerftestRdmaCmTest {
     private static int freeTcpPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
-        }
-    }
-
-    /** A UDP port free on both addresses. */
-    private static int freeUdpPort() throws IOException {
-        while (true) {
-            try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(SERVER), 0))) {
-                int p = a.getLocalPort();
-                try (DatagramSocket b = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(CLIENT), p))) {
-                    return p;
-                } catch (IOException taken) {
-                    // try another
-                }
-            }
         }
     }
 

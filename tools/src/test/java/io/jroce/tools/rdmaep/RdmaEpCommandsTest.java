@@ -1,11 +1,13 @@
 package io.jroce.tools.rdmaep;
 
-import static io.jroce.tools.cmcommon.TwinSide.CLIENT;
-import static io.jroce.tools.cmcommon.TwinSide.PROBE;
-import static io.jroce.tools.cmcommon.TwinSide.SERVER;
+import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
+import static io.jroce.tools.cmcommon.TwinAddresses.PROBE;
+import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jroce.tools.CommandRunner;
+import io.jroce.tools.cmcommon.ListenProbe;
+import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.cmcommon.TwinSide;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,12 +25,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RdmaEpCommandsTest {
     private static void awaitListening(TwinSide server, String udp, String port) throws Exception {
-        TwinSide.awaitListening(server, "rdma_server: start", udp, port, "tcp");
+        ListenProbe.awaitListening(server, "rdma_server: start", udp, port, "tcp");
     }
 
     @Test
     void theClientAndTheServerExchangeTheirMessagesAndEndWithZero() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "--bind", SERVER, "--bind", PROBE,
                  "--udp-port", udp)) {
             awaitListening(server, udp, EpOptions.DEFAULT_PORT);
@@ -52,7 +54,7 @@ class RdmaEpCommandsTest {
      */
     @Test
     void aPortNobodyListensOnEndsTheClientWithMinusOne() throws Exception {
-        String udp = Integer.toString(TwinSide.freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = TwinSide.start("rdma_server", "-s", SERVER, "-p", "7480", "--bind", SERVER, "--bind",
             PROBE, "--udp-port", udp)) {
             awaitListening(server, udp, "7480");
@@ -70,6 +72,27 @@ class RdmaEpCommandsTest {
                 assertEquals(0, server.await(), context);
                 assertEquals(List.of("rdma_server: start", "rdma_server: end 0"), server.outLines(), context);
             }
+        }
+    }
+
+    /**
+     * rdma_server's default -s 0.0.0.0 binds the wildcard, as rdma_server does: its one endpoint
+     * takes a client to any address of its device, here the second. The client is run again while
+     * the server's device refuses it (REJ 8), before the listener is up.
+     */
+    @Test
+    void theDefaultServerListensOnTheWildcard() throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = TwinSide.start("rdma_server", "-p", "7482", "--bind", SERVER, "--bind", PROBE,
+                 "--udp-port", udp);
+             TwinSide client = TwinSide.startAgainWhile(c -> c.err().contains("rdma_connect: Connection refused"),
+                 "rdma_client", "-s", PROBE, "-p", "7482", "--bind", CLIENT, "--udp-port", udp)) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(List.of("rdma_client: start", "rdma_client: end 0"), client.outLines(), context);
+            assertEquals(List.of("rdma_server: start", "rdma_server: end 0"), server.outLines(), context);
+            assertEquals("", server.err(), context);
         }
     }
 

@@ -1,13 +1,13 @@
 package io.jroce.tools.rping;
 
+import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
+import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
+import io.jroce.tools.cmcommon.TwinAddresses;
+import io.jroce.tools.cmcommon.TwinSide;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +31,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RpingCommandTest {
-    private static final String SERVER = "127.0.0.1";
-    private static final String CLIENT = "127.0.0.2";
 
     /** What the server READs and WRITEs back in ping {@code n} of {@code size} bytes, as rping's loop fills it. */
     static String pingData(int n, int size) {
@@ -45,28 +43,39 @@ class RpingCommandTest {
         return sb.toString();
     }
 
-    private static int freeUdpPort() {
-        while (true) {
-            try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(SERVER), 0))) {
-                int p = a.getLocalPort();
-                try (DatagramSocket b = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(CLIENT), p))) {
-                    return p;
-                } catch (IOException taken) {
-                    // try another
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+    /** {@code jroce rping args...}. */
+    private static TwinSide rping(String... args) {
+        return TwinSide.start(line(args));
+    }
+
+    /** A client run again while its server's device answered REJ 8 (the server does not listen yet). */
+    private static TwinSide clientWhileRejected(String... args) throws Exception {
+        return TwinSide.startAgainWhile(c -> statusOf(c) != 0
+            && c.err().contains("RDMA_CM_EVENT_REJECTED, error 8"), line(args));
+    }
+
+    private static int statusOf(TwinSide side) {
+        try {
+            return side.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
+    }
+
+    private static String[] line(String... args) {
+        String[] line = new String[args.length + 1];
+        line[0] = "rping";
+        System.arraycopy(args, 0, line, 1, args.length);
+        return line;
     }
 
     @ParameterizedTest(name = "-S {0}")
     @ValueSource(ints = {64, 4096, 65535})
     void twoHundredValidatedPingsPrintTheSameDataOnBothSidesAndExitZero(int size) throws Exception {
-        String udp = Integer.toString(freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         String sizeArg = Integer.toString(size);
-        try (RpingSide server = RpingSide.start("-s", "-v", "-V", "-a", SERVER, "-S", sizeArg, "--udp-port", udp);
-             RpingSide client = RpingSide.clientWhileRejected("-c", "-v", "-V", "-C", "200", "-S", sizeArg, "-a",
+        try (TwinSide server = rping("-s", "-v", "-V", "-a", SERVER, "-S", sizeArg, "--udp-port", udp);
+             TwinSide client = clientWhileRejected("-c", "-v", "-V", "-C", "200", "-S", sizeArg, "-a",
                  SERVER, "-I", CLIENT, "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
@@ -88,10 +97,10 @@ class RpingCommandTest {
      */
     @Test
     void theRouteToTheServerChoosesTheClientsAddress(@TempDir Path dir) throws Exception {
-        String udp = Integer.toString(freeUdpPort());
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
         Path pcap = dir.resolve("server.pcap");
-        try (RpingSide server = RpingSide.start("-s", "-a", CLIENT, "--udp-port", udp, "--pcap", pcap.toString());
-             RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-C", "3", "-a", CLIENT, "--udp-port", udp)) {
+        try (TwinSide server = rping("-s", "-a", CLIENT, "--udp-port", udp, "--pcap", pcap.toString());
+             TwinSide client = clientWhileRejected("-c", "-V", "-C", "3", "-a", CLIENT, "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
             assertEquals(0, server.await(), context);
@@ -110,10 +119,10 @@ class RpingCommandTest {
      */
     @Test
     void aWildcardServerTakesAClientToAnyAddressOfItsDevice() throws Exception {
-        String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-s", "-d", "-a", "0.0.0.0", "--bind", SERVER, "--bind", "127.0.0.3",
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = rping("-s", "-d", "-a", "0.0.0.0", "--bind", SERVER, "--bind", "127.0.0.3",
                  "-p", "7310", "--udp-port", udp);
-             RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-C", "3", "-a", "127.0.0.3", "-I", CLIENT,
+             TwinSide client = clientWhileRejected("-c", "-V", "-C", "3", "-a", "127.0.0.3", "-I", CLIENT,
                  "-p", "7310", "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
@@ -141,9 +150,9 @@ class RpingCommandTest {
      */
     @Test
     void debugLinesFollowRpingsAndTheAdvertisedBuffersArriveAtTheServer() throws Exception {
-        String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-d", "-s", "-a", SERVER, "-p", "7300", "--udp-port", udp);
-             RpingSide client = RpingSide.clientWhileRejected("-d", "-c", "-C", "2", "-p", "7300", "-a", SERVER, "-I",
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = rping("-d", "-s", "-a", SERVER, "-p", "7300", "--udp-port", udp);
+             TwinSide client = clientWhileRejected("-d", "-c", "-C", "2", "-p", "7300", "-a", SERVER, "-I",
                  CLIENT, "--udp-port", udp)) {
             String context = server.transcript() + "\n" + client.transcript();
             assertEquals(0, client.await(), context);
@@ -206,13 +215,13 @@ class RpingCommandTest {
      */
     @Test
     void aPortNobodyListensOnIsRejectedAndTheClientFailsWith255() throws Exception {
-        String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-s", "-P", "-a", SERVER, "--udp-port", udp)) {
-            try (RpingSide served = RpingSide.clientWhileRejected("-c", "-C", "1", "-a", SERVER, "-I", CLIENT,
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = rping("-s", "-P", "-a", SERVER, "--udp-port", udp)) {
+            try (TwinSide served = clientWhileRejected("-c", "-C", "1", "-a", SERVER, "-I", CLIENT,
                 "--udp-port", udp)) {
                 assertEquals(0, served.await(), served.transcript() + "\n" + server.transcript());
             }
-            try (RpingSide refused = RpingSide.start("-c", "-C", "1", "-a", SERVER, "-I", CLIENT, "-p", "7175",
+            try (TwinSide refused = rping("-c", "-C", "1", "-a", SERVER, "-I", CLIENT, "-p", "7175",
                 "--udp-port", udp)) {
                 String context = refused.transcript() + "\n" + server.transcript();
                 assertEquals(255, refused.await(), context);
@@ -232,11 +241,11 @@ class RpingCommandTest {
      */
     @Test
     void aServerWithoutPRejectsASecondClientAndEndsWhenTheFirstIsStopped() throws Exception {
-        String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-s", "-a", SERVER, "--udp-port", udp)) {
-            RpingSide forever = null;
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = rping("-s", "-a", SERVER, "--udp-port", udp)) {
+            TwinSide forever = null;
             for (int attempt = 0; attempt < 100 && forever == null; attempt++) {
-                RpingSide c = RpingSide.start("-c", "-v", "-V", "-a", SERVER, "-I", CLIENT, "--udp-port", udp);
+                TwinSide c = rping("-c", "-v", "-V", "-a", SERVER, "-I", CLIENT, "--udp-port", udp);
                 while (!c.isDone() && !c.out().contains("ping data: ")) {
                     Thread.sleep(10); // a condition wait: its first ping, or its end (REJ 8 before the server listens)
                 }
@@ -247,8 +256,8 @@ class RpingCommandTest {
                     forever = c;
                 }
             }
-            try (RpingSide first = forever;
-                 RpingSide second = RpingSide.start("-c", "-C", "1", "-a", SERVER, "-I", "127.0.0.3", "--udp-port",
+            try (TwinSide first = forever;
+                 TwinSide second = rping("-c", "-C", "1", "-a", SERVER, "-I", "127.0.0.3", "--udp-port",
                      udp)) {
                 String context = second.transcript() + "\n" + server.transcript();
                 assertEquals(255, second.await(), context);
@@ -269,10 +278,10 @@ class RpingCommandTest {
     /** -P: the server serves clients one after the other (and would at once) until it is stopped. */
     @Test
     void aPersistentServerServesSeveralClients() throws Exception {
-        String udp = Integer.toString(freeUdpPort());
-        try (RpingSide server = RpingSide.start("-s", "-P", "-v", "-a", SERVER, "--udp-port", udp)) {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        try (TwinSide server = rping("-s", "-P", "-v", "-a", SERVER, "--udp-port", udp)) {
             for (int i = 0; i < 3; i++) {
-                try (RpingSide client = RpingSide.clientWhileRejected("-c", "-V", "-v", "-C", "5", "-a", SERVER, "-I",
+                try (TwinSide client = clientWhileRejected("-c", "-V", "-v", "-C", "5", "-a", SERVER, "-I",
                     CLIENT, "--udp-port", udp)) {
                     assertEquals(0, client.await(), client.transcript() + "\n" + server.transcript());
                     assertEquals(IntStream.range(0, 5).mapToObj(n -> "ping data: " + pingData(n, 64)).toList(),
@@ -288,8 +297,8 @@ class RpingCommandTest {
             assertEquals(thrice, server.outLines(), server.transcript());
         }
         // stopped, it closed its device: a new server on its address and port serves the next client
-        try (RpingSide server = RpingSide.start("-s", "-a", SERVER, "--udp-port", udp);
-             RpingSide client = RpingSide.clientWhileRejected("-c", "-C", "1", "-a", SERVER, "-I", CLIENT,
+        try (TwinSide server = rping("-s", "-a", SERVER, "--udp-port", udp);
+             TwinSide client = clientWhileRejected("-c", "-C", "1", "-a", SERVER, "-I", CLIENT,
                  "--udp-port", udp)) {
             assertEquals(0, client.await(), client.transcript() + "\n" + server.transcript());
             assertEquals(0, server.await(), server.transcript());

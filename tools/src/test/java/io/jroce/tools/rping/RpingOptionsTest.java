@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.CommandRunner;
+import io.jroce.tools.cmcommon.CLib;
 import java.net.InetAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class RpingOptionsTest {
         assertEquals(12, o.count());
         assertEquals(70000 & 0xFFFF, o.port(), "htobe16 keeps 16 bits");
         assertEquals(0, parse("-c", "-C", "forever").count(), "atoi of no digits: 0, ping forever");
-        assertEquals(-1, RpingOptions.atoi("99999999999999999999"), "strtol's LONG_MAX cast to int");
+        assertEquals(-1, CLib.atoi("99999999999999999999"), "strtol's LONG_MAX cast to int");
     }
 
     @Test

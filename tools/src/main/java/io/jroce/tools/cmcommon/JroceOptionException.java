@@ -1,0 +1,15 @@
+package io.jroce.tools.cmcommon;
+
+import io.jroce.tools.UsageException;
+
+/**
+ * A jroce option's own error, or an option of the C program that jroce refuses: reported as the
+ * other twins report theirs, not as the C program's usage.
+ */
+public final class JroceOptionException extends UsageException {
+    private static final long serialVersionUID = 1L;
+
+    public JroceOptionException(String message) {
+        super(message);
+    }
+}

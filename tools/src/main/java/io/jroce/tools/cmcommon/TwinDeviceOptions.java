@@ -1,0 +1,44 @@
+package io.jroce.tools.cmcommon;
+
+import io.jroce.tools.DeviceOptions;
+import io.jroce.tools.UsageException;
+import io.jroce.tools.getopt.OptionSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * jroce's device options ({@code --bind}, {@code --udp-port}, {@code --pcap}) in the getopt table of
+ * a librdmacm example's twin, whose own options have no device: their errors are
+ * {@link JroceOptionException}s, and whether {@code --bind} chose the device's addresses (else the
+ * program's addresses do) is kept.
+ */
+public final class TwinDeviceOptions {
+    private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+    private boolean bindGiven;
+
+    /** The options, for the end of the program's table. */
+    public List<OptionSpec> options() {
+        List<OptionSpec> table = new ArrayList<>();
+        for (OptionSpec o : device.localOptions()) {
+            table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
+                try {
+                    bindGiven |= "bind".equals(o.longName());
+                    o.handler().accept(spelling, v);
+                } catch (UsageException e) {
+                    throw new JroceOptionException(e.getMessage());
+                }
+            }, o.refusal()));
+        }
+        return table;
+    }
+
+    /** The device's options as given. */
+    public DeviceOptions build() {
+        return device.build();
+    }
+
+    /** Whether --bind was given. */
+    public boolean bindGiven() {
+        return bindGiven;
+    }
+}
