@@ -1,6 +1,8 @@
 package io.jroce.tools.cmtime;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tools.cmcommon.AddrLookup;
+import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
@@ -85,15 +87,16 @@ final class CmtimeClient {
                 }
                 times.endAll(Step.CREATE_ID);
 
-                InetAddress src = options.bind() == null ? null : CmtimeDevicePlan.resolve(options.bind());
+                InetAddress src = options.bind() == null ? null : CmtimeOptions.resolve(options.bind());
                 InetAddress dst = options.bind() != null && src == null ? null
-                    : CmtimeDevicePlan.resolve(options.server());
+                    : CmtimeOptions.resolve(options.server());
                 if (dst == null) {
                     out.println("getaddrinfo error: Name or service not known");
                     ret = -2; // EAI_NONAME
                 } else {
                     try {
-                        CmtimeDevicePlan plan = CmtimeDevicePlan.client(options, src, dst);
+                        CmDevicePlan plan = CmDevicePlan.active(dst, src,
+                            options.bindGiven() ? options.device().binds() : null);
                         device = plan.device(options.device()).open();
                         source = plan.local() == null ? null : new InetSocketAddress(plan.local(), 0);
                     } catch (IOException | VerbsException e) {

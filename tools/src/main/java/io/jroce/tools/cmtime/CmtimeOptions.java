@@ -127,4 +127,13 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
         }
         return (int) (negative ? -n : n);
     }
+
+    /** getaddrinfo's first answer for a name or literal, or null. */
+    static java.net.InetAddress resolve(String host) {
+        try {
+            return host.isEmpty() ? null : java.net.InetAddress.getByName(host);
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
 }

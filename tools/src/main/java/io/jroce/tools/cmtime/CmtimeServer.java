@@ -1,6 +1,8 @@
 package io.jroce.tools.cmtime;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tools.cmcommon.AddrLookup;
+import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.DeviceAttributes;
 import io.jroce.verbs.ProtectionDomain;
@@ -59,14 +61,15 @@ final class CmtimeServer {
         try (RdmaEventChannel channel = RdmaCm.createEventChannel()) {
             RdmaCmId listenId = channel.createId(PortSpace.TCP);
             try {
-                InetAddress bind = options.bind() == null ? null : CmtimeDevicePlan.resolve(options.bind());
+                InetAddress bind = options.bind() == null ? null : CmtimeOptions.resolve(options.bind());
                 if (options.bind() != null && bind == null) {
                     out.println("getrdmaaddr error: Name or service not known");
                     return -2 & 0xFF;
                 }
                 InetAddress local;
                 try {
-                    CmtimeDevicePlan plan = CmtimeDevicePlan.server(options, bind);
+                    CmDevicePlan plan = CmDevicePlan.passive(bind != null ? bind : AddrLookup.ANY_IPV4,
+                        options.bindGiven() ? options.device().binds() : null);
                     device = plan.device(options.device()).open();
                     pd = device.allocPd();
                     local = plan.local();

@@ -1,6 +1,8 @@
 package io.jroce.tools.udaddy;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tools.cmcommon.AddrLookup;
+import io.jroce.tools.cmcommon.CmDevicePlan;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
@@ -114,7 +116,8 @@ final class UdaddyRun {
                 }
             }
             try {
-                UdaddyDevicePlan plan = UdaddyDevicePlan.server(options, bind);
+                CmDevicePlan plan = CmDevicePlan.passive(bind != null ? bind : AddrLookup.ANY_IPV4,
+                    options.bindGiven() ? options.device().binds() : null);
                 device = plan.device(options.device()).open();
                 listenId.bindAddr(new InetSocketAddress(plan.local(), UdaddyOptions.PORT));
             } catch (IOException | VerbsException e) {
@@ -169,7 +172,8 @@ final class UdaddyRun {
         out.println("udaddy: connecting");
         InetSocketAddress local;
         try {
-            UdaddyDevicePlan plan = UdaddyDevicePlan.client(options, source, destination);
+            CmDevicePlan plan = CmDevicePlan.active(destination, source,
+                options.bindGiven() ? options.device().binds() : null);
             device = plan.device(options.device()).open();
             local = plan.local() == null ? null : new InetSocketAddress(plan.local(), 0);
         } catch (IOException | VerbsException e) {
