@@ -3,6 +3,8 @@ package io.jroce.tools.cmtime;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -46,8 +48,7 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
         int[] port = {DEFAULT_PORT};
         int[] retries = {DEFAULT_RETRIES};
         int[] timeout = {DEFAULT_TIMEOUT_MS};
-        boolean[] bindGiven = {false};
-        DeviceOptions.Parser device = new DeviceOptions.Parser();
+        TwinDeviceOptions device = new TwinDeviceOptions();
         List<OptionSpec> table = new ArrayList<>(List.of(
             value('s', null, (o, v) -> server[0] = v),
             value('b', null, (o, v) -> bind[0] = v),
@@ -61,16 +62,7 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
             }),
             value('r', null, (o, v) -> retries[0] = atoi(v)),
             value('t', null, (o, v) -> timeout[0] = atoi(v))));
-        for (OptionSpec o : device.localOptions()) {
-            table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                try {
-                    bindGiven[0] |= "bind".equals(o.longName());
-                    o.handler().accept(spelling, v);
-                } catch (UsageException e) {
-                    throw new JroceOptionException(e.getMessage());
-                }
-            }, o.refusal()));
-        }
+        table.addAll(device.options());
         try {
             new Getopt(table, (o, operand) -> { }).parse(args);
         } catch (JroceOptionException e) {
@@ -84,17 +76,9 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
             throw new JroceOptionException("-c " + connections[0] + ": a negative connection count is not supported");
         }
         return new Parsed(new CmtimeOptions(server[0], bind[0], connections[0], port[0], retries[0], timeout[0],
-            device.build(), bindGiven[0]), 0);
+            device.build(), device.bindGiven()), 0);
     }
 
-    /** A refusal of jroce's own: reported as the other twins report theirs, not as cmtime's usage. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
 
     /** What glibc's getopt prints to stderr for the error jroce's Getopt reported as {@code message}. */
     static String getoptComplaint(String message) {

@@ -3,6 +3,8 @@ package io.jroce.tools.udaddy;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -55,14 +57,6 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         return new Parser(err).parse(args, out, err);
     }
 
-    /** A refusal of jroce's own: reported as the other twins report theirs, not as udaddy's usage. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
 
     private static final class Parser {
         private final PrintStream err;
@@ -72,8 +66,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         private int count = DEFAULT_COUNT;
         private int size = DEFAULT_SIZE;
         private boolean numericHost;
-        private boolean bindGiven;
-        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+        private final TwinDeviceOptions device = new TwinDeviceOptions();
 
         Parser(PrintStream err) {
             this.err = err;
@@ -126,16 +119,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
                         err.println("Warning: unknown address format");
                     }
                 })));
-            for (OptionSpec o : device.localOptions()) {
-                table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                    try {
-                        bindGiven |= "bind".equals(o.longName());
-                        o.handler().accept(spelling, v);
-                    } catch (UsageException e) {
-                        throw new JroceOptionException(e.getMessage());
-                    }
-                }, o.refusal()));
-            }
+            table.addAll(device.options());
             return table;
         }
 
@@ -151,7 +135,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new UdaddyOptions(server, bind, connections, count, size, numericHost, device.build(),
-                bindGiven), 0);
+                device.bindGiven()), 0);
         }
     }
 
