@@ -262,7 +262,8 @@ final class MckeyRun {
         node.remoteQpn = ud.qpNum();
         node.remoteQkey = ud.qkey();
         try {
-            node.ah = node.pd.createAddressHandle(ud.ahAttr());
+            // The group's port is the peers' (--peer-udp-port); the CM's address vector names the device's own.
+            node.ah = node.pd.createAddressHandle(ud.ahAttr().copy().udpPort(options.device().peerUdpPort()));
         } catch (VerbsException e) {
             out.println("mckey: failure creating address handle");
             connectError();
