@@ -4,6 +4,7 @@ import io.jroce.tools.cmatose.UcmatoseCommand;
 import io.jroce.tools.cmtime.CmtimeCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
+import io.jroce.tools.mckey.MckeyCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
 import io.jroce.tools.rdmaep.RdmaClientCommand;
 import io.jroce.tools.rdmaep.RdmaServerCommand;
@@ -30,6 +31,7 @@ public final class Commands {
         all.add(new RdmaClientCommand());
         all.add(new UdaddyCommand());
         all.add(new CmtimeCommand());
+        all.add(new MckeyCommand());
         return List.copyOf(all);
     }
 

@@ -47,6 +47,11 @@ final class JroceCommand {
         return r;
     }
 
+    /** What the command printed so far (stdout and stderr together): to wait for a line of a run that goes on. */
+    String outputSoFar() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
     /** Interrupts the command's thread: for a run that outlived its guard. */
     void cancel() {
         status.cancel(true);

@@ -8,11 +8,11 @@ import io.jroce.verbs.Gid;
  * and an IPv4-mapped or IPv4-compatible address ends in dotted decimal
  * ({@code ::ffff:127.0.0.1}). Java's own formatting differs in both.
  */
-final class GidText {
+public final class GidText {
     private GidText() {
     }
 
-    static String format(Gid gid) {
+    public static String format(Gid gid) {
         int[] words = new int[8];
         for (int i = 0; i < 8; i++) {
             words[i] = (gid.byteAt(2 * i) & 0xFF) << 8 | gid.byteAt(2 * i + 1) & 0xFF;
