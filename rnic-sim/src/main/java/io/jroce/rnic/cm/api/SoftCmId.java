@@ -4,14 +4,8 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -78,8 +72,7 @@ final class SoftCmId implements RdmaCmId {
     private static final int MIN_RNR_TIMER = 12;
     /** UNREACHABLE's status, -ETIMEDOUT as librdmacm reports it. */
     static final int ETIMEDOUT = -110;
-    private static final int EINVAL = -22;
-    private static final int ENOMEM = -12;
+    static final int EINVAL = -22;
     /** The QPN a multicast group is addressed with (IB_MULTICAST_QPN), as MULTICAST_JOIN's ud param names it. */
     static final int MULTICAST_QPN = 0xFFFFFF;
     private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
@@ -122,15 +115,10 @@ final class SoftCmId implements RdmaCmId {
     private final AtomicInteger requestsQueued = new AtomicInteger();
     /** The port the ID holds ({@link CmPorts}), or null: none yet, or a connect request's ID. */
     private volatile CmPorts.Binding binding;
-    /** A wildcard listener's devices ({@code cma_listen_on_dev}), and whether it still listens; guarded by itself. */
-    private final List<CmDevice> listenedOn = new ArrayList<>();
-    private boolean listeningOnAll;
-    /** The multicast groups joined, with their MGID, and whether the ID's QP was attached to it. */
-    private final Map<InetAddress, Membership> multicast = new LinkedHashMap<>();
-
-    /** One group the ID joined: its MGID, and whether the ID's QP is attached (librdmacm's cma_multicast). */
-    private record Membership(Gid mgid, QueuePair attached) {
-    }
+    /** A wildcard listener's listening on every device, or null: not a wildcard, or not listening. */
+    private volatile WildcardListener wildcardListener;
+    /** The multicast groups joined. */
+    private final CmMulticast multicast = new CmMulticast();
 
     SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
         this.channel = channel;
@@ -200,7 +188,13 @@ final class SoftCmId implements RdmaCmId {
         // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
         this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
         if (wildcard()) {
-            listenOnAll(serviceId);
+            wildcardListener = new WildcardListener(this, portSpace, local);
+            try {
+                wildcardListener.listenOnAll();
+            } catch (InvalidStateException e) {
+                stopListening();
+                throw e;
+            }
             state = State.LISTEN;
             return;
         }
@@ -321,8 +315,8 @@ final class SoftCmId implements RdmaCmId {
         byte[] privateData = new byte[CmaHeaderFlyweight.LENGTH + user.length];
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(privateData), 0);
         h.cmaVersion(CmaHeaderFlyweight.CMA_VERSION).ipVersion(localGid.isIpv4Mapped() ? 4 : 6).port(local.getPort());
-        headerAddress(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, localGid);
-        headerAddress(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
+        CmaAddresses.write(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, localGid);
+        CmaAddresses.write(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
         System.arraycopy(user, 0, privateData, CmaHeaderFlyweight.LENGTH, user.length);
         param = p;
         if (portSpace == PortSpace.UDP) {
@@ -495,23 +489,12 @@ final class SoftCmId implements RdmaCmId {
             throw new InvalidAttributeException("group " + address.getHostAddress() + " and the ID's address " + local
                 + " are not of one address family");
         }
-        if (multicast.containsKey(address)) {
+        if (multicast.joined(address)) {
             throw new InvalidStateException("the ID already joined " + address.getHostAddress());
         }
         // cma_iboe_set_mgid for RoCEv2 (IB_GID_TYPE_ROCE_UDP_ENCAP): ::ffff:<group> for IPv4, the address for IPv6.
         Gid mgid = Gid.of(address);
-        QueuePair q = qp;
-        int status = 0;
-        if (q != null) {
-            try {
-                q.attachMcast(mgid, 0); // ucma_process_join: librdmacm attaches the ID's QP itself
-            } catch (VerbsException e) {
-                LOG.debug("{}: attaching QP 0x{} to {} failed", dev.device.name(), Integer.toHexString(q.qpNum()), mgid, e);
-                status = e instanceof io.jroce.verbs.ResourceLimitException ? ENOMEM : EINVAL;
-                q = null;
-            }
-        }
-        multicast.put(address, new Membership(mgid, q));
+        int status = multicast.join(address, mgid, qp, dev.device.name());
         AddressVector av = new AddressVector().destGid(mgid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(status == 0 ? RdmaCmEventType.MULTICAST_JOIN : RdmaCmEventType.MULTICAST_ERROR, status, null, null, null,
             new RdmaUdParam(av, MULTICAST_QPN, RDMA_UDP_QKEY));
@@ -523,22 +506,7 @@ final class SoftCmId implements RdmaCmId {
         if (state == State.CLOSED) {
             throw new ResourceClosedException("the RDMA CM ID is closed");
         }
-        Membership m = group.getAddress() == null ? null : multicast.remove(group.getAddress());
-        if (m == null) {
-            throw new InvalidAttributeException("the ID did not join " + group + " (EADDRNOTAVAIL)");
-        }
-        detach(m);
-    }
-
-    /** rdma_leave_multicast: ibv_detach_mcast of the QP attached at the join, unless it is gone meanwhile. */
-    private static void detach(Membership m) {
-        if (m.attached() != null) {
-            try {
-                m.attached().detachMcast(m.mgid(), 0);
-            } catch (ResourceClosedException | InvalidAttributeException gone) {
-                // The QP was destroyed (which detached it) or detached by the application.
-            }
-        }
+        multicast.leave(group);
     }
 
     /** The registered device the ID is bound to, or null before an address is bound or resolved. */
@@ -587,10 +555,7 @@ final class SoftCmId implements RdmaCmId {
                 dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
             });
         }
-        for (Membership m : multicast.values()) {
-            detach(m); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
-        }
-        multicast.clear();
+        multicast.leaveAll(); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
         state = State.CLOSED;
         channel.forget(this);
         if (binding != null) {
@@ -607,22 +572,17 @@ final class SoftCmId implements RdmaCmId {
         long serviceId = portSpace.serviceId(local.getPort());
         List<CmDevice> devices;
         if (wildcard()) {
-            CmDevices.stopListeningOnAll(this);
-            synchronized (listenedOn) {
-                listeningOnAll = false;
-                devices = List.copyOf(listenedOn);
-                listenedOn.clear();
-            }
+            devices = wildcardListener.stop();
         } else {
             devices = List.of(dev);
         }
         for (CmDevice d : devices) {
-            onOpenDevice(d, () -> d.stopListening(serviceId));
+            CmIoThread.runIfOpen(d, () -> d.stopListening(serviceId));
         }
         // No device reports a REQ to this listener any more: what is queued is all there is.
         for (SoftCmId child : channel.withdrawRequests(this)) {
             CmDevice d = child.dev;
-            onOpenDevice(d, () -> {
+            CmIoThread.runIfOpen(d, () -> {
                 d.cm().destroy(child.conn);
                 d.untrack(child.conn);
             });
@@ -631,62 +591,14 @@ final class SoftCmId implements RdmaCmId {
         }
     }
 
-    /** {@code cma_listen_on_all}: listens on every registered device, and on those that register later. */
-    private void listenOnAll(long serviceId) {
-        synchronized (listenedOn) {
-            listeningOnAll = true;
-        }
-        for (CmDevice d : CmDevices.listenOnAll(this)) {
-            try {
-                onOpenDevice(d, () -> listenOnDevice(d, serviceId));
-            } catch (InvalidStateException e) {
-                stopListening();
-                throw new InvalidStateException("port " + local.getPort() + " of " + portSpace
-                    + " is already listened on " + d.device.name(), e);
-            }
-        }
-    }
-
     /** {@code cma_add_one}: a device registered while this wildcard listener listens. Any thread. */
     void listenOn(CmDevice d) {
-        long serviceId = portSpace.serviceId(local.getPort());
-        try {
-            d.device.gsi().execute(() -> {
-                try {
-                    listenOnDevice(d, serviceId);
-                } catch (IllegalStateException e) {
-                    LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local,
-                        e.getMessage());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
-            // The device closed at once: nothing to listen on.
-        }
-    }
-
-    /** On {@code d}'s I/O thread: listens there unless the listener stopped (a close that ran first). */
-    private void listenOnDevice(CmDevice d, long serviceId) {
-        synchronized (listenedOn) {
-            if (!listeningOnAll) {
-                return;
-            }
-            listenedOn.add(d);
-        }
-        try {
-            d.listen(serviceId, this);
-        } catch (IllegalStateException e) {
-            synchronized (listenedOn) {
-                listenedOn.remove(d);
-            }
-            throw e;
-        }
+        wildcardListener.listenOn(d);
     }
 
     /** A device this wildcard listener may listen on closed: it drops out. */
     void deviceClosed(CmDevice d) {
-        synchronized (listenedOn) {
-            listenedOn.remove(d);
-        }
+        wildcardListener.deviceClosed(d);
     }
 
     // The manager's events, on the I/O thread.
@@ -708,7 +620,7 @@ final class SoftCmId implements RdmaCmId {
         }
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
         int ipVersion = h.ipVersion();
-        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        Gid src = CmaAddresses.read(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         if (!src.equals(Gid.of(c.peerGid()))) {
             // The application sees the header's address as the peer (peerAddress()), but the REP and the
             // QP go to the address the REQ came from: a host could claim another's address and get a
@@ -726,7 +638,7 @@ final class SoftCmId implements RdmaCmId {
             dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
             return null;
         }
-        Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
+        Gid dst = CmaAddresses.read(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
         Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
         child.useDevice(dev, local, this.local.getPort());
@@ -768,7 +680,7 @@ final class SoftCmId implements RdmaCmId {
             return null;
         }
         int ipVersion = h.ipVersion();
-        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        Gid src = CmaAddresses.read(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
         SoftCmId child = new SoftCmId(channel, portSpace);
         child.useDevice(dev, localGid == null ? arrival : localGid, this.local.getPort());
         child.peerGid = src;
@@ -927,74 +839,10 @@ final class SoftCmId implements RdmaCmId {
 
     /** Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become typed ones. */
     private void onIo(Runnable task) {
-        onIo(dev, task);
-    }
-
-    /** As {@link #onIo(CmDevice, Runnable)}; a device closed meanwhile has nothing left to do. */
-    private static void onOpenDevice(CmDevice dev, Runnable task) {
-        try {
-            onIo(dev, task);
-        } catch (ResourceClosedException closed) {
-            // The device closed: its manager and listeners are gone with it.
-        }
-    }
-
-    private static void onIo(CmDevice dev, Runnable task) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            dev.device.gsi().execute(() -> {
-                try {
-                    task.run();
-                    done.complete(null);
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
-                }
-            });
-            done.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof VerbsException ve) {
-                throw ve;
-            }
-            if (cause instanceof IllegalStateException) {
-                throw new InvalidStateException(cause.getMessage(), cause);
-            }
-            if (cause instanceof IllegalArgumentException) {
-                throw new InvalidAttributeException(cause.getMessage(), cause);
-            }
-            throw new VerbsException("RDMA CM call failed: " + cause, cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException("interrupted while waiting for the device's I/O thread", e);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new ResourceClosedException("device " + dev.device.name() + " is closed", e);
-        }
+        CmIoThread.run(dev, task);
     }
 
     private static int clamp(int count) {
         return Math.max(0, Math.min(7, count));
-    }
-
-    /** cma_hdr's address: IPv6 in 16 bytes, IPv4 in the last 4 after 12 zero bytes. */
-    private static void headerAddress(byte[] header, int offset, Gid gid) {
-        if (gid.isIpv4Mapped()) {
-            for (int i = 0; i < 4; i++) {
-                header[offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS + i] = gid.byteAt(12 + i);
-            }
-        } else {
-            gid.copyTo(header, offset);
-        }
-    }
-
-    static Gid headerGid(byte[] header, int offset, int ipVersion) {
-        try {
-            if (ipVersion == 4) {
-                return Gid.of(InetAddress.getByAddress(Arrays.copyOfRange(header,
-                    offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS, offset + CmaHeaderFlyweight.ADDRESS_LENGTH)));
-            }
-            return Gid.of(Arrays.copyOfRange(header, offset, offset + CmaHeaderFlyweight.ADDRESS_LENGTH));
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e); // 4 bytes always make an address
-        }
     }
 }
