@@ -6,6 +6,9 @@ import java.util.Random;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+
 /**
  * A device's CM lookup tables (the kernel's {@code cm.local_id_table}, {@code remote_id_table},
  * {@code remote_qp_table}, {@code remote_sidr_table} and {@code listen_service_table}): the
@@ -16,6 +19,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class CmConnectionTable {
     private final Random random;
     private final CmTimerQueue timers;
+    private final Counters counters;
     private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
     private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
     /** The stale-connection table ({@code cm_insert_remote_qpn}): a peer's QP, until TimeWait. */
@@ -52,10 +56,12 @@ final class CmConnectionTable {
     /**
      * @param random the source of the local comm IDs
      * @param timers the queue a forgotten connection leaves
+     * @param counters where a message that names no connection is counted
      */
-    CmConnectionTable(Random random, CmTimerQueue timers) {
+    CmConnectionTable(Random random, CmTimerQueue timers, Counters counters) {
         this.random = random;
         this.timers = timers;
+        this.counters = counters;
     }
 
     /** The connections held, TimeWait included. */
@@ -65,6 +71,16 @@ final class CmConnectionTable {
 
     CmConnection byLocalId(int localCommId) {
         return byLocalId.get(localCommId);
+    }
+
+    /** The connection both IDs name, or null (counted). */
+    CmConnection match(int localCommId, int remoteCommId) {
+        CmConnection c = byLocalId.get(localCommId);
+        if (c == null || c.remoteCommId != remoteCommId) {
+            counters.increment(Counter.CM_DROP_UNMATCHED);
+            return null;
+        }
+        return c;
     }
 
     /** Whether {@code c} is still the connection filed under its local comm ID (not forgotten). */

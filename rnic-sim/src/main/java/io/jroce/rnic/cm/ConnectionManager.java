@@ -1,7 +1,6 @@
 package io.jroce.rnic.cm;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -12,8 +11,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.jroce.rnic.core.CommEstablishedListener;
 import io.jroce.rnic.core.Gsi;
 import io.jroce.rnic.core.MadHandler;
-import io.jroce.stack.mad.CmDrepFlyweight;
-import io.jroce.stack.mad.CmDreqFlyweight;
 import io.jroce.stack.mad.CmMraFlyweight;
 import io.jroce.stack.mad.CmPathFlyweight;
 import io.jroce.stack.mad.CmRejFlyweight;
@@ -59,6 +56,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     private final CmConnectionTable table;
     private final CmMessageSender sender;
     private final CmSidr sidr;
+    private final CmConnectionRelease release;
     private final CmMessageWriter writer = new CmMessageWriter();
     private final CmMessageCounts messageCounts;
     /** Views of received messages. */
@@ -68,8 +66,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     private final CmRtuFlyweight rtu = new CmRtuFlyweight();
     private final CmRejFlyweight rej = new CmRejFlyweight();
     private final CmMraFlyweight mra = new CmMraFlyweight();
-    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
-    private final CmDrepFlyweight drep = new CmDrepFlyweight();
     private final CmPathFlyweight path = new CmPathFlyweight();
     private final byte[] gidView = new byte[Gid.LENGTH];
 
@@ -102,9 +98,10 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         this.caGuid = random.nextLong() | 1L;
         // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.
         this.hiTid = 1 + random.nextInt(0xFFFF);
-        this.table = new CmConnectionTable(random, timers);
+        this.table = new CmConnectionTable(random, timers, counters);
         this.sender = new CmMessageSender(gsi, messageCounts, timers, peerPort);
         this.sidr = new CmSidr(table, sender, counters, hiTid, peerPort);
+        this.release = new CmConnectionRelease(table, timers, sender, counters, hiTid);
         gsi.handler(this);
         gsi.commEstablishedListener(this);
     }
@@ -251,16 +248,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * through TimeWait. I/O thread.
      */
     public void disconnect(CmConnection c) {
-        long now = gsi.nowNs();
-        switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> sendDreq(c, now);
-            case DREQ_RCVD -> {
-                writer.drep(c.tid, c.localCommId, c.remoteCommId);
-                send(c);
-                enterTimeWait(c, now);
-            }
-            default -> throw new IllegalStateException(c + ": nothing to disconnect");
-        }
+        release.disconnect(c, gsi.nowNs());
     }
 
     /**
@@ -289,14 +277,10 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                 writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
                     CmRejFlyweight.REASON_CONSUMER_DEFINED, NO_PRIVATE_DATA);
                 send(c);
-                enterTimeWait(c, now);
+                release.enterTimeWait(c, now);
             }
-            case ESTABLISHED -> {
-                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
-                send(c);
-                enterTimeWait(c, now);
-            }
-            case DREQ_SENT -> enterTimeWait(c, now);
+            case ESTABLISHED -> release.sendDreqOnce(c, now);
+            case DREQ_SENT -> release.enterTimeWait(c, now);
             case DREQ_RCVD -> disconnect(c);
             // cm_destroy_id: a SIDR_REQ out is cancelled silently; one received unanswered gets status 2.
             case SIDR_REQ_SENT -> {
@@ -353,8 +337,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
             case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
             case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid, nowNs);
-            case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_DREQ -> release.onDreq(mad, peerGid, localGid, nowNs);
+            case MadHeaderFlyweight.ATTR_DREP -> release.onDrep(mad, nowNs);
             case MadHeaderFlyweight.ATTR_SIDR_REQ -> sidr.onSidrReq(mad, peerGid, localGid);
             case MadHeaderFlyweight.ATTR_SIDR_REP -> sidr.onSidrRep(mad, peerGid);
             default -> counters.increment(Counter.CM_DROP_BAD_MAD); // LAP/APR are not handled
@@ -385,7 +369,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         timers.stop(c);
         switch (c.state) {
             case DREQ_SENT -> {
-                enterTimeWait(c, nowNs);
+                release.enterTimeWait(c, nowNs);
                 c.events.onDisconnected(c);
             }
             default -> {
@@ -413,7 +397,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_STALE_CONN,
                 localGid, peerGid);
             if (stale.state == CmState.ESTABLISHED) {
-                sendDreq(stale, gsi.nowNs());
+                release.sendDreq(stale, gsi.nowNs());
             }
             return;
         }
@@ -501,7 +485,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                     issueRej(header.wrap(mad, 0).transactionId(), rep.localCommId(), CmRejFlyweight.REJECTED_REP,
                         CmRejFlyweight.REASON_STALE_CONN, localGid, peerGid);
                     if (stale.state == CmState.ESTABLISHED) {
-                        sendDreq(stale, gsi.nowNs());
+                        release.sendDreq(stale, gsi.nowNs());
                     }
                     return;
                 }
@@ -541,7 +525,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     private void onRtu(DirectBuffer mad) {
         rtu.wrap(mad, 0);
-        CmConnection c = match(rtu.remoteCommId(), rtu.localCommId());
+        CmConnection c = table.match(rtu.remoteCommId(), rtu.localCommId());
         if (c == null) {
             return;
         }
@@ -575,7 +559,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             }
         } else {
             c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
-                ? table.byLocalId(rej.remoteCommId()) : match(rej.remoteCommId(), rej.localCommId());
+                ? table.byLocalId(rej.remoteCommId()) : table.match(rej.remoteCommId(), rej.localCommId());
             if (c == null) {
                 if (rej.messageRejected() == CmRejFlyweight.REJECTED_REQ) {
                     counters.increment(Counter.CM_DROP_UNMATCHED);
@@ -589,7 +573,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         switch (c.state) {
             case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REQ_RCVD, MRA_REQ_SENT -> {
                 if (reason == CmRejFlyweight.REASON_STALE_CONN) {
-                    enterTimeWait(c, nowNs);
+                    release.enterTimeWait(c, nowNs);
                 } else {
                     table.forget(c);
                     c.state = CmState.IDLE;
@@ -597,7 +581,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                 c.events.onRejected(c, reason);
             }
             case REP_RCVD, MRA_REP_SENT, DREQ_SENT, ESTABLISHED -> {
-                enterTimeWait(c, nowNs);
+                release.enterTimeWait(c, nowNs);
                 c.events.onRejected(c, reason);
             }
             default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
@@ -608,7 +592,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         mra.wrap(mad, 0);
         int mraed = mra.messageMraed();
         CmConnection c = mraed == CmMraFlyweight.MRAED_REQ
-            ? table.byLocalId(mra.remoteCommId()) : match(mra.remoteCommId(), mra.localCommId());
+            ? table.byLocalId(mra.remoteCommId()) : table.match(mra.remoteCommId(), mra.localCommId());
         if (c == null) {
             if (mraed == CmMraFlyweight.MRAED_REQ) {
                 counters.increment(Counter.CM_DROP_UNMATCHED);
@@ -631,84 +615,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         timers.arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
     }
 
-    private void onDreq(DirectBuffer mad, byte[] peerGid, byte[] localGid, long nowNs) {
-        dreq.wrap(mad, 0);
-        long tid = header.wrap(mad, 0).transactionId();
-        CmConnection c = table.byLocalId(dreq.remoteCommId());
-        if (c == null || c.remoteCommId != dreq.localCommId()) {
-            // cm_issue_drep: whoever disconnects a connection this side does not know gets its DREP.
-            writer.drep(tid, dreq.remoteCommId(), dreq.localCommId());
-            sendUnconnected(localGid, peerGid);
-            return;
-        }
-        if (dreq.remoteQpn() != c.localQpn) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED); // cm_dreq_handler: not for this side's QP
-            return;
-        }
-        switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
-                timers.stop(c);
-                c.tid = tid; // the DREP echoes the DREQ's TID
-                c.state = CmState.DREQ_RCVD;
-                c.events.onDisconnected(c);
-            }
-            case DREQ_SENT -> {
-                // Both sides disconnected at once (IBTA 12.9.6: DREQ received in DREQ Sent, send DREP and
-                // enter TimeWait). The consumer already called disconnect and will not again, so the DREP
-                // goes at once; the kernel's DREQ_RCVD would wait for rdma_disconnect or rdma_destroy_id,
-                // and its cm_drep_handler takes our DREP in DREQ_RCVD alike.
-                writer.drep(tid, c.localCommId, c.remoteCommId);
-                send(c);
-                enterTimeWait(c, nowNs);
-                c.events.onDisconnected(c);
-            }
-            case TIMEWAIT -> {
-                writer.drep(tid, c.localCommId, c.remoteCommId);
-                send(c);
-            }
-            default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // DREQ_RCVD: the consumer's DREP answers
-        }
-    }
-
-    private void onDrep(DirectBuffer mad, long nowNs) {
-        drep.wrap(mad, 0);
-        CmConnection c = match(drep.remoteCommId(), drep.localCommId());
-        if (c == null) {
-            return;
-        }
-        if (c.state == CmState.DREQ_RCVD) {
-            // cm_drep_handler takes a DREP in DREQ_RCVD too (the peer's answer to a DREQ that crossed
-            // ours); the CMA reports no second DISCONNECTED (cma_comp_exch fails).
-            enterTimeWait(c, nowNs);
-            return;
-        }
-        if (c.state != CmState.DREQ_SENT) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED);
-            return;
-        }
-        enterTimeWait(c, nowNs);
-        c.events.onDisconnected(c);
-    }
-
-    /** The connection both IDs name, or null (counted). */
-    private CmConnection match(int localCommId, int remoteCommId) {
-        CmConnection c = table.byLocalId(localCommId);
-        if (c == null || c.remoteCommId != remoteCommId) {
-            counters.increment(Counter.CM_DROP_UNMATCHED);
-            return null;
-        }
-        return c;
-    }
-
-    private void enterTimeWait(CmConnection c, long nowNs) {
-        // cm_enter_timewait removes the peer's QP from the stale-connection table (cm_remove_remote): a
-        // new connection of that QP is no longer stale. jroce keeps the comm ID key for TimeWait, to answer
-        // a repeated REQ with REJ 10 (cm_dup_req_handler's TIMEWAIT case).
-        table.removeRemoteQp(c);
-        c.state = CmState.TIMEWAIT;
-        timers.arm(c, CmConnection.Timer.TIMEWAIT, nowNs + CmTimeouts.timeWaitMs(CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS);
-    }
-
     /** Sends the message the writer built last to the connection's peer, once. */
     private void send(CmConnection c) {
         sender.send(c, writer.buffer());
@@ -717,14 +623,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     /** Sends the message the writer built last, for no connection of this side. */
     private void sendUnconnected(byte[] localGid, byte[] peerGid) {
         sender.send(writer.buffer(), localGid, peerGid);
-    }
-
-    /** cm_send_dreq_locked: a DREQ with a TID formed of this side's own ID (the active side's REQ TID again). */
-    private void sendDreq(CmConnection c, long nowNs) {
-        writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
-        writer.copyTo(c.pending);
-        c.state = CmState.DREQ_SENT;
-        sender.sendPending(c, nowNs);
     }
 
     /**
