@@ -1,7 +1,6 @@
 package io.jroce.rnic.cm.api;
 
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -24,8 +23,6 @@ import io.jroce.rnic.cm.SidrReply;
 import io.jroce.rnic.cm.SidrRequest;
 import io.jroce.stack.mad.CmSidrRepFlyweight;
 import io.jroce.stack.mad.CmaHeaderFlyweight;
-import io.jroce.stack.stats.Counter;
-import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Arguments;
 import io.jroce.verbs.Gid;
@@ -58,18 +55,12 @@ import io.jroce.verbs.cm.RdmaUdParam;
  */
 final class SoftCmId implements RdmaCmId {
     private static final Logger LOG = LoggerFactory.getLogger(SoftCmId.class);
-    /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
-    private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /**
      * The path MTU of a route without an SA: the kernel derives it from the netdev's MTU
      * ({@code cma_resolve_iboe_route}), 1024 for a 1500-byte Ethernet, which an rxe peer has; no
      * larger than this device's active MTU.
      */
     private static final Mtu ROUTE_MTU = Mtu.MTU_1024;
-    /** The path's ACK timeout: packet life time 18 + 1, as the kernel's CM sets the QP's ({@code cm_init_av_by_path}). */
-    private static final int ACK_TIMEOUT = 19;
-    /** The RNR NAK timer this side's QP sends (IBTA table 45: 12 = 0.64 ms, rdma_init_qp_attr's default). */
-    private static final int MIN_RNR_TIMER = 12;
     /** UNREACHABLE's status, -ETIMEDOUT as librdmacm reports it. */
     static final int ETIMEDOUT = -110;
     static final int EINVAL = -22;
@@ -110,9 +101,8 @@ final class SoftCmId implements RdmaCmId {
     private ConnParam peerParam;
     private byte[] peerPrivateData;
     private boolean disconnectCalled;
-    /** A listener's backlog, and its CONNECT_REQUEST events queued and not yet taken from the channel. */
-    private volatile int backlog;
-    private final AtomicInteger requestsQueued = new AtomicInteger();
+    /** A listener's connect requests: its backlog, and a new ID for each. */
+    private final ListenerRequests requests = new ListenerRequests(this);
     /** The port the ID holds ({@link CmPorts}), or null: none yet, or a connect request's ID. */
     private volatile CmPorts.Binding binding;
     /** A wildcard listener's listening on every device, or null: not a wildcard, or not listening. */
@@ -186,7 +176,7 @@ final class SoftCmId implements RdmaCmId {
         expect(State.BOUND);
         long serviceId = portSpace.serviceId(local.getPort());
         // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
-        this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
+        requests.backlog(backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog);
         if (wildcard()) {
             wildcardListener = new WildcardListener(this, portSpace, local);
             try {
@@ -268,36 +258,14 @@ final class SoftCmId implements RdmaCmId {
                 + ", the ID's is " + dev.device.name());
         }
         if (portSpace == PortSpace.UDP) {
-            return createUdQp(pd, attributes);
+            qp = CmQpTransitions.createUd(pd, attributes, RDMA_UDP_QKEY);
+            return qp;
         }
         if (attributes.type() != QpType.RC) {
             throw new InvalidAttributeException("only RC QPs are connected through the CM yet, not " + attributes.type());
         }
-        QueuePair q = pd.createQp(attributes);
-        q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(QP_ACCESS));
-        qp = q;
-        return q;
-    }
-
-    /**
-     * rdma_create_qp on a UD ID ({@code ucma_init_ud_qp}): INIT with the attributes the kernel gives
-     * ({@code rdma_init_qp_attr}: P_Key index, port, the port space's Q_Key), then RTR, then RTS with SQ PSN 0.
-     */
-    private QueuePair createUdQp(ProtectionDomain pd, QpInitAttributes attributes) {
-        if (attributes.type() != QpType.UD) {
-            throw new InvalidAttributeException("an ID of the UDP port space takes a UD QP, not " + attributes.type());
-        }
-        QueuePair q = pd.createQp(attributes);
-        try {
-            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(RDMA_UDP_QKEY));
-            q.modify(new QpAttributes().state(QpState.RTR));
-            q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
-        } catch (VerbsException e) {
-            q.close();
-            throw e;
-        }
-        qp = q;
-        return q;
+        qp = CmQpTransitions.createRc(pd, attributes);
+        return qp;
     }
 
     @Override
@@ -608,90 +576,44 @@ final class SoftCmId implements RdmaCmId {
      * any device, each on its I/O thread); returns the new ID, or null when the REQ was refused.
      */
     SoftCmId onConnectRequest(CmDevice dev, CmConnection c, ConnectRequest r) {
-        byte[] pd = r.privateData();
-        String refusal = localGid == null
-            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
-                local.getAddress() instanceof Inet6Address, dev.gids())
-            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(), localGid);
-        if (refusal != null) {
-            LOG.debug("{}: REQ refused (REJ 28): {}", dev.device.name(), refusal);
-            dev.cm().refuse(c); // cma_ib_req_handler fails before reporting: REJ 28 from REQ_RCVD
-            return null;
-        }
-        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
-        int ipVersion = h.ipVersion();
-        Gid src = CmaAddresses.read(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
-        if (!src.equals(Gid.of(c.peerGid()))) {
-            // The application sees the header's address as the peer (peerAddress()), but the REP and the
-            // QP go to the address the REQ came from: a host could claim another's address and get a
-            // connection the application believes is that host's. The kernel sends its REP to the
-            // address the REQ names (its primary path, cm_req_handler), so a claimed address gets the
-            // REP and a blind claimant cannot answer it; here the two must agree. REJ 28, the CMA's own failure.
-            dev.cm().reject(c, new byte[0]);
-            return null;
-        }
-        if (!queueRequest()) {
-            // ucma_event_handler: the listener's backlog of unread CONNECT_REQUESTs is full; -ENOMEM makes
-            // cm_destroy_id forget the REQ without a REJ. Without this bound, REQs with fresh comm IDs
-            // from anyone grew the heap (a connection, an ID and an event each) without limit.
-            dev.cm().dropRequest(c);
-            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
-            return null;
-        }
-        Gid dst = CmaAddresses.read(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
-        SoftCmId child = new SoftCmId(channel, portSpace);
-        Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
-        child.useDevice(dev, local, this.local.getPort());
-        child.peerGid = Gid.of(c.peerGid());
-        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
-        child.conn = c;
-        child.request = r;
-        child.state = State.REQUEST;
-        channel.adopt(child);
-        ConnParam theirs = new ConnParam().responderResources(r.responderResources())
-            .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
-        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
-            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
-        return child;
+        return requests.onConnectRequest(dev, c, r);
+    }
+
+    /** On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused. */
+    SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
+        return requests.onSidrRequest(dev, c, r);
+    }
+
+    /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
+    void requestTaken() {
+        requests.requestTaken();
     }
 
     /**
-     * On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused with
-     * a SIDR_REP of status 2 (the kernel's {@code cm_destroy_id} in SIDR_REQ_RCVD when
-     * {@code cma_ib_req_handler} fails, a full backlog included).
+     * The ID of a connect request to {@code listener}, on the listener's channel, in REQUEST: bound to
+     * {@code localGid} of {@code dev} and the listener's port, its peer at {@code peer}.
      */
-    SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
-        byte[] pd = r.privateData();
-        // A SIDR_REQ names no GID of ours: the address it arrived on stands for the requested one.
-        Gid arrival = Gid.of(c.localGid());
-        String refusal = localGid == null
-            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(),
-                local.getAddress() instanceof Inet6Address, dev.gids())
-            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(), localGid);
-        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
-        if (refusal != null) {
-            LOG.debug("{}: SIDR_REQ refused (status 2): {}", dev.device.name(), refusal);
-            dev.cm().sidrReject(c, new byte[0]);
-            return null;
-        }
-        if (!queueRequest()) {
-            dev.cm().sidrReject(c, new byte[0]);
-            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
-            return null;
-        }
-        int ipVersion = h.ipVersion();
-        Gid src = CmaAddresses.read(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
-        SoftCmId child = new SoftCmId(channel, portSpace);
-        child.useDevice(dev, localGid == null ? arrival : localGid, this.local.getPort());
-        child.peerGid = src;
-        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
+    static SoftCmId forRequest(SoftCmId listener, CmDevice dev, Gid localGid, Gid peerGid, InetSocketAddress peer,
+                               CmConnection c, ConnectRequest r) {
+        SoftCmId child = new SoftCmId(listener.channel, listener.portSpace);
+        child.useDevice(dev, localGid, listener.local.getPort());
+        child.peerGid = peerGid;
+        child.peer = peer;
         child.conn = c;
+        child.request = r;
         child.state = State.REQUEST;
-        channel.adopt(child);
-        // cma_ib_req_handler: a UD request's private data is what follows the header, 216 - 36 bytes.
-        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
-            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), new ConnParam());
+        listener.channel.adopt(child);
         return child;
+    }
+
+    /** Reports this request's ID to the application: CONNECT_REQUEST, naming {@code listener}. */
+    void postConnectRequest(SoftCmId listener, byte[] privateData, ConnParam theirs) {
+        post(RdmaCmEventType.CONNECT_REQUEST, 0, listener, privateData, theirs);
+    }
+
+    /** The address this ID is bound to, or null for a wildcard's (none of its own). */
+    Gid localGid() {
+        return localGid;
     }
 
     /**
@@ -713,27 +635,6 @@ final class SoftCmId implements RdmaCmId {
         state = State.ESTABLISHED;
         AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(RdmaCmEventType.ESTABLISHED, 0, null, r.privateData(), null, new RdmaUdParam(av, r.qpn(), r.qKey()));
-    }
-
-    /**
-     * Takes a place in the backlog for a CONNECT_REQUEST; false when it is full. One count across a
-     * wildcard listener's devices, whose I/O threads may race here.
-     */
-    private boolean queueRequest() {
-        while (true) {
-            int queued = requestsQueued.get();
-            if (queued >= backlog) {
-                return false;
-            }
-            if (requestsQueued.compareAndSet(queued, queued + 1)) {
-                return true;
-            }
-        }
-    }
-
-    /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
-    void requestTaken() {
-        requestsQueued.decrementAndGet();
     }
 
     /** Active: the REP arrived; as librdmacm on CONNECT_RESPONSE: RTR, RTS, then the RTU. */
@@ -781,19 +682,12 @@ final class SoftCmId implements RdmaCmId {
     // Helpers.
 
     private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(remoteQpn).rqPsn(psn)
-            .addressVector(new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort))
-            .maxDestRdAtomic(responderResources).minRnrTimer(MIN_RNR_TIMER);
-        if (responderResources > 0) {
-            // the kernel's CM (cm_init_qp_init_attr) grants remote atomics with responder resources
-            rtr.accessFlags(QP_ACCESS | AccessFlags.REMOTE_ATOMIC);
-        }
-        qp.modify(rtr);
+        CmQpTransitions.toRtr(qp, remoteQpn, mtu, responderResources, psn,
+            new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort));
     }
 
     private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(ACK_TIMEOUT).retryCount(retryCount)
-            .rnrRetry(rnrRetry).maxRdAtomic(initiatorDepth));
+        CmQpTransitions.toRts(qp, sqPsn, retryCount, rnrRetry, initiatorDepth);
     }
 
     private void useDevice(CmDevice d, Gid gid, int port) {
