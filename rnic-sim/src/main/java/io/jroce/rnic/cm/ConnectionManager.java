@@ -40,7 +40,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     private final Gsi gsi;
     private final Counters counters;
-    private final Random random;
     private final long caGuid;
     private final int hiTid;
     /** The UDP port every CM message of this device goes to: the peers' RoCE port, never a MAD's source port. */
@@ -80,7 +79,6 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         this.gsi = gsi;
         this.counters = gsi.counters();
         this.messageCounts = new CmMessageCounts(counters);
-        this.random = random;
         // Unique per device: the peer's tables key our connections on (comm ID, CA GUID).
         this.caGuid = random.nextLong() | 1L;
         // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.

@@ -9,8 +9,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
@@ -54,7 +52,6 @@ import io.jroce.verbs.cm.RdmaUdParam;
  * does ({@code ucma_process_conn_resp}, {@code rdma_accept}), and are queued to the channel.
  */
 final class SoftCmId implements RdmaCmId {
-    private static final Logger LOG = LoggerFactory.getLogger(SoftCmId.class);
     /**
      * The path MTU of a route without an SA: the kernel derives it from the netdev's MTU
      * ({@code cma_resolve_iboe_route}), 1024 for a 1500-byte Ethernet, which an rxe peer has; no
