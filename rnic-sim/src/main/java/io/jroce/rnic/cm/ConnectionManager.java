@@ -1,13 +1,8 @@
 package io.jroce.rnic.cm;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeSet;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -15,21 +10,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.jroce.rnic.core.CommEstablishedListener;
 import io.jroce.rnic.core.Gsi;
 import io.jroce.rnic.core.MadHandler;
-import io.jroce.stack.mad.CmDrepFlyweight;
-import io.jroce.stack.mad.CmDreqFlyweight;
-import io.jroce.stack.mad.CmMraFlyweight;
-import io.jroce.stack.mad.CmPathFlyweight;
 import io.jroce.stack.mad.CmRejFlyweight;
-import io.jroce.stack.mad.CmRepFlyweight;
-import io.jroce.stack.mad.CmReqFlyweight;
-import io.jroce.stack.mad.CmRtuFlyweight;
-import io.jroce.stack.mad.CmSidrRepFlyweight;
-import io.jroce.stack.mad.CmSidrReqFlyweight;
 import io.jroce.stack.mad.CmTransactionId;
 import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
-import io.jroce.verbs.Gid;
 
 /**
  * A device's Communication Manager for RC connections and UD service ID resolution (SIDR, IBTA Vol. 1
@@ -55,69 +40,20 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     private final Gsi gsi;
     private final Counters counters;
-    private final Random random;
     private final long caGuid;
     private final int hiTid;
     /** The UDP port every CM message of this device goes to: the peers' RoCE port, never a MAD's source port. */
     private final int peerPort;
-    private final Map<Integer, CmConnection> byLocalId = new HashMap<>();
-    private final Map<RemoteId, CmConnection> byRemoteId = new HashMap<>();
-    /** The stale-connection table ({@code cm_insert_remote_qpn}): a peer's QP, until TimeWait. */
-    private final Map<RemoteQp, CmConnection> byRemoteQp = new HashMap<>();
-    /** Passive connections by their QP, for Communication Established while the RTU is awaited. */
-    private final Map<Integer, CmConnection> byLocalQpn = new HashMap<>();
-    private final Map<Long, CmEvents> listeners = new HashMap<>();
-    /**
-     * Passive SIDR requests not yet answered ({@code cm_insert_remote_sidr}), by request ID and the
-     * requester's GID: a repeat while unanswered is dropped; once answered, a repeat is a new request.
-     */
-    private final Map<RemoteSidr, CmConnection> bySidrRequest = new HashMap<>();
-    /**
-     * The connections whose timer runs, earliest deadline first: a tick looks only at those due, so
-     * its cost does not grow with the connections held (a walk over all of them on every expiry let
-     * many idle connections slow the I/O thread), and an exception in one expiry leaves the other
-     * timers armed. Keyed on the deadline the connection was queued with and its (unique) comm ID.
-     */
-    private final TreeSet<CmConnection> timers = new TreeSet<>(ConnectionManager::compareDeadlines);
-
+    private final CmTimerQueue timers = new CmTimerQueue();
+    private final CmConnectionTable table;
+    private final CmMessageSender sender;
+    private final CmSidr sidr;
+    private final CmConnectionRelease release;
+    private final CmEstablishment establishment;
     private final CmMessageWriter writer = new CmMessageWriter();
     private final CmMessageCounts messageCounts;
-    /** Views of received messages. */
+    /** The header of a received message. */
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
-    /** The header of a message being sent (not {@link #header}: a handler may read it after answering). */
-    private final MadHeaderFlyweight sentHeader = new MadHeaderFlyweight();
-    private final CmReqFlyweight req = new CmReqFlyweight();
-    private final CmRepFlyweight rep = new CmRepFlyweight();
-    private final CmRtuFlyweight rtu = new CmRtuFlyweight();
-    private final CmRejFlyweight rej = new CmRejFlyweight();
-    private final CmMraFlyweight mra = new CmMraFlyweight();
-    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
-    private final CmDrepFlyweight drep = new CmDrepFlyweight();
-    private final CmSidrReqFlyweight sidrReq = new CmSidrReqFlyweight();
-    private final CmSidrRepFlyweight sidrRep = new CmSidrRepFlyweight();
-    private final UnsafeBuffer pendingView = new UnsafeBuffer(0, 0);
-    private final CmPathFlyweight path = new CmPathFlyweight();
-    private final byte[] gidView = new byte[Gid.LENGTH];
-
-    /** The kernel's stale-connection and duplicate tables key a peer's connection on these two. */
-    private record RemoteId(int commId, long caGuid) {
-    }
-
-    /** The kernel's second table keys a peer's connection on its QP and CA GUID. */
-    private record RemoteQp(int qpn, long caGuid) {
-    }
-
-    /**
-     * A peer's SIDR request. The kernel keys it on the request ID and the requester's LID (0 on RoCE:
-     * {@code cm_insert_remote_sidr}, {@code sidr_slid}), so two hosts that draw one request ID collide
-     * there; jroce keys on the requester's GID instead, which keeps them apart.
-     */
-    private record RemoteSidr(int requestId, long gidHigh, long gidLow) {
-        static RemoteSidr of(int requestId, byte[] gid) {
-            UnsafeBuffer b = new UnsafeBuffer(gid);
-            return new RemoteSidr(requestId, b.getLong(0), b.getLong(8));
-        }
-    }
 
     /**
      * Creates the manager of {@code gsi}'s device and makes it the GSI's handler.
@@ -143,11 +79,15 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         this.gsi = gsi;
         this.counters = gsi.counters();
         this.messageCounts = new CmMessageCounts(counters);
-        this.random = random;
         // Unique per device: the peer's tables key our connections on (comm ID, CA GUID).
         this.caGuid = random.nextLong() | 1L;
         // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.
         this.hiTid = 1 + random.nextInt(0xFFFF);
+        this.table = new CmConnectionTable(random, timers, counters);
+        this.sender = new CmMessageSender(gsi, messageCounts, timers, peerPort);
+        this.sidr = new CmSidr(table, sender, counters, hiTid, peerPort);
+        this.release = new CmConnectionRelease(table, timers, sender, counters, hiTid);
+        this.establishment = new CmEstablishment(gsi::nowNs, table, timers, sender, release, counters, peerPort);
         gsi.handler(this);
         gsi.commEstablishedListener(this);
     }
@@ -169,19 +109,17 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     /** The connections the manager holds, TimeWait included. I/O thread. */
     public int connections() {
-        return byLocalId.size();
+        return table.size();
     }
 
     /** Takes the REQs for {@code serviceId}, reporting them to {@code events}. I/O thread. */
     public void listen(long serviceId, CmEvents events) {
-        if (listeners.putIfAbsent(serviceId, events) != null) {
-            throw new IllegalStateException("service 0x" + Long.toHexString(serviceId) + " is already listened");
-        }
+        table.listen(serviceId, events);
     }
 
     /** Stops taking REQs for {@code serviceId} (they get REJ invalid service ID). I/O thread. */
     public void stopListening(long serviceId) {
-        listeners.remove(serviceId);
+        table.stopListening(serviceId);
     }
 
     /**
@@ -194,7 +132,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             throw new IllegalArgumentException("a REQ carries at most " + ConnectParams.MAX_PRIVATE_DATA
                 + " bytes of private data, got " + p.privateData().length);
         }
-        CmConnection c = new CmConnection(true, newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
+        CmConnection c = new CmConnection(true, table.newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
             peerPort, events);
         c.localQpn = p.localQpn() & 0xFFFFFF;
         c.tid = CmTransactionId.form(hiTid, c.localCommId);
@@ -203,9 +141,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
         writer.req(c, p, caGuid);
         writer.copyTo(c.pending);
-        byLocalId.put(c.localCommId, c);
+        table.putLocal(c);
         c.state = CmState.REQ_SENT;
-        sendPending(c, gsi.nowNs());
+        sender.sendPending(c, gsi.nowNs());
         return c;
     }
 
@@ -216,21 +154,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * the TID formed from it as for a REQ. I/O thread.
      */
     public CmConnection sidrRequest(SidrParams p, CmEvents events) {
-        if (p.privateData().length > SidrParams.MAX_PRIVATE_DATA) {
-            throw new IllegalArgumentException("a SIDR_REQ carries at most " + SidrParams.MAX_PRIVATE_DATA
-                + " bytes of private data, got " + p.privateData().length);
-        }
-        CmConnection c = new CmConnection(true, newLocalCommId(), p.serviceId(), p.localGid(), p.peerGid(),
-            peerPort, events);
-        c.tid = CmTransactionId.form(hiTid, c.localCommId);
-        c.intervalNs = CmTimeouts.sidrIntervalMs() * NS_PER_MS;
-        c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
-        writer.sidrReq(c, p.privateData());
-        writer.copyTo(c.pending);
-        byLocalId.put(c.localCommId, c);
-        c.state = CmState.SIDR_REQ_SENT;
-        sendPending(c, gsi.nowNs());
-        return c;
+        return sidr.request(p, events, gsi.nowNs());
     }
 
     /**
@@ -238,26 +162,12 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * and its Q_Key ({@code ib_send_cm_sidr_rep}); the request is done. I/O thread.
      */
     public void sidrAccept(CmConnection c, int qpn, int qKey, byte[] privateData) {
-        sidrReply(c, CmSidrRepFlyweight.STATUS_SUCCESS, qpn, qKey, privateData);
+        sidr.accept(c, qpn, qKey, privateData);
     }
 
     /** Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 2, rejected ({@code rdma_reject}). I/O thread. */
     public void sidrReject(CmConnection c, byte[] privateData) {
-        sidrReply(c, CmSidrRepFlyweight.STATUS_REJECT, 0, 0, privateData);
-    }
-
-    private void sidrReply(CmConnection c, int status, int qpn, int qKey, byte[] privateData) {
-        expect(c, CmState.SIDR_REQ_RCVD);
-        if (privateData.length > CmSidrRepFlyweight.PRIVATE_DATA_LENGTH) {
-            throw new IllegalArgumentException("a SIDR_REP carries at most " + CmSidrRepFlyweight.PRIVATE_DATA_LENGTH
-                + " bytes of private data, got " + privateData.length);
-        }
-        c.localQpn = qpn & 0xFFFFFF;
-        writer.sidrRep(c.tid, c.remoteCommId, c.serviceId, status, qpn, qKey, privateData);
-        send(c);
-        // cm_send_sidr_rep_locked: the ID goes back to IDLE and leaves the remote SIDR table.
-        forget(c);
-        c.state = CmState.IDLE;
+        sidr.reject(c, privateData);
     }
 
     /** Passive: answers the REQ with a REP (IBTA 12.6.8), retransmitted as the REQ asked, until the RTU. I/O thread. */
@@ -271,8 +181,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         writer.rep(c, p, caGuid);
         writer.copyTo(c.pending);
         c.state = CmState.REP_SENT;
-        byLocalQpn.put(c.localQpn, c);
-        sendPending(c, gsi.nowNs());
+        table.putLocalQpn(c);
+        sender.sendPending(c, gsi.nowNs());
     }
 
     /**
@@ -286,7 +196,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         writer.rej(c.tid, 0, c.remoteCommId, CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_CONSUMER_DEFINED,
             NO_PRIVATE_DATA);
         send(c);
-        forget(c);
+        table.forget(c);
         c.state = CmState.IDLE;
     }
 
@@ -314,7 +224,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         int rejected = c.active ? CmRejFlyweight.REJECTED_REP : CmRejFlyweight.REJECTED_REQ;
         writer.rej(c.tid, c.localCommId, c.remoteCommId, rejected, CmRejFlyweight.REASON_CONSUMER_DEFINED, privateData);
         send(c);
-        forget(c);
+        table.forget(c);
         c.state = CmState.IDLE;
     }
 
@@ -324,16 +234,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * through TimeWait. I/O thread.
      */
     public void disconnect(CmConnection c) {
-        long now = gsi.nowNs();
-        switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> sendDreq(c, now);
-            case DREQ_RCVD -> {
-                writer.drep(c.tid, c.localCommId, c.remoteCommId);
-                send(c);
-                enterTimeWait(c, now);
-            }
-            default -> throw new IllegalStateException(c + ": nothing to disconnect");
-        }
+        release.disconnect(c, gsi.nowNs());
     }
 
     /**
@@ -353,7 +254,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                 writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
                     CmRejFlyweight.REASON_TIMEOUT, guidBytes(caGuid), NO_PRIVATE_DATA);
                 send(c);
-                forget(c);
+                table.forget(c);
                 c.state = CmState.IDLE;
             }
             case REQ_RCVD, MRA_REQ_SENT, REP_RCVD, MRA_REP_SENT -> reject(c, NO_PRIVATE_DATA);
@@ -362,18 +263,14 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
                 writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
                     CmRejFlyweight.REASON_CONSUMER_DEFINED, NO_PRIVATE_DATA);
                 send(c);
-                enterTimeWait(c, now);
+                release.enterTimeWait(c, now);
             }
-            case ESTABLISHED -> {
-                writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
-                send(c);
-                enterTimeWait(c, now);
-            }
-            case DREQ_SENT -> enterTimeWait(c, now);
+            case ESTABLISHED -> release.sendDreqOnce(c, now);
+            case DREQ_SENT -> release.enterTimeWait(c, now);
             case DREQ_RCVD -> disconnect(c);
             // cm_destroy_id: a SIDR_REQ out is cancelled silently; one received unanswered gets status 2.
             case SIDR_REQ_SENT -> {
-                forget(c);
+                table.forget(c);
                 c.state = CmState.IDLE;
             }
             case SIDR_REQ_RCVD -> sidrReject(c, NO_PRIVATE_DATA);
@@ -391,11 +288,11 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      */
     @Override
     public void onCommEstablished(int qpn, long nowNs) {
-        CmConnection c = byLocalQpn.get(qpn);
+        CmConnection c = table.byLocalQpn(qpn);
         if (c == null || (c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD)) {
             return;
         }
-        establishPassive(c);
+        establishment.establishPassive(c);
     }
 
     /**
@@ -405,7 +302,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      */
     public void dropRequest(CmConnection c) {
         expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
-        forget(c);
+        table.forget(c);
         c.state = CmState.IDLE;
     }
 
@@ -421,41 +318,28 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         }
         messageCounts.received(header.attributeId());
         switch (header.attributeId()) {
-            case MadHeaderFlyweight.ATTR_REQ -> onReq(mad, peerGid, localGid);
-            case MadHeaderFlyweight.ATTR_REP -> onRep(mad, peerGid, localGid);
-            case MadHeaderFlyweight.ATTR_RTU -> onRtu(mad);
-            case MadHeaderFlyweight.ATTR_REJ -> onRej(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_MRA -> onMra(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_DREQ -> onDreq(mad, peerGid, localGid, nowNs);
-            case MadHeaderFlyweight.ATTR_DREP -> onDrep(mad, nowNs);
-            case MadHeaderFlyweight.ATTR_SIDR_REQ -> onSidrReq(mad, peerGid, localGid);
-            case MadHeaderFlyweight.ATTR_SIDR_REP -> onSidrRep(mad, peerGid);
+            case MadHeaderFlyweight.ATTR_REQ -> establishment.onReq(mad, peerGid, localGid);
+            case MadHeaderFlyweight.ATTR_REP -> establishment.onRep(mad, peerGid, localGid);
+            case MadHeaderFlyweight.ATTR_RTU -> establishment.onRtu(mad);
+            case MadHeaderFlyweight.ATTR_REJ -> establishment.onRej(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_MRA -> establishment.onMra(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_DREQ -> release.onDreq(mad, peerGid, localGid, nowNs);
+            case MadHeaderFlyweight.ATTR_DREP -> release.onDrep(mad, nowNs);
+            case MadHeaderFlyweight.ATTR_SIDR_REQ -> sidr.onSidrReq(mad, peerGid, localGid);
+            case MadHeaderFlyweight.ATTR_SIDR_REP -> sidr.onSidrRep(mad, peerGid);
             default -> counters.increment(Counter.CM_DROP_BAD_MAD); // LAP/APR are not handled
         }
     }
 
     @Override
     public void onTimer(long nowNs) {
-        // Each connection popped is due; one whose deadline moved (an expiry re-arms by assignment) goes back.
-        while (!timers.isEmpty() && timers.first().queuedDeadlineNs - nowNs <= 0) {
-            CmConnection c = timers.pollFirst();
-            c.queued = false;
-            if (c.timer == CmConnection.Timer.NONE || byLocalId.get(c.localCommId) != c) {
-                continue; // the timer was stopped in place, or the connection forgotten
-            }
-            if (c.deadlineNs - nowNs <= 0) {
-                expire(c, nowNs);
-            }
-            if (c.timer != CmConnection.Timer.NONE && !c.queued && byLocalId.get(c.localCommId) == c) {
-                queue(c);
-            }
-        }
+        timers.expireDue(nowNs, table::holds, this::expire);
     }
 
     private void expire(CmConnection c, long nowNs) {
         if (c.timer == CmConnection.Timer.TIMEWAIT) {
-            c.timer = CmConnection.Timer.NONE;
-            forget(c);
+            timers.stop(c);
+            table.forget(c);
             c.state = CmState.IDLE;
             c.events.onTimeWaitExit(c);
             return;
@@ -464,480 +348,27 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
             c.retriesLeft--;
             counters.increment(Counter.CM_RETRANSMITS);
             c.deadlineNs = nowNs + c.intervalNs;
-            sendPendingAgain(c);
+            sender.sendPendingAgain(c);
             return;
         }
         // Out of retries (cm_process_send_error): a REQ or REP's connection is gone, a DREQ's goes to TimeWait.
-        c.timer = CmConnection.Timer.NONE;
+        timers.stop(c);
         switch (c.state) {
             case DREQ_SENT -> {
-                enterTimeWait(c, nowNs);
+                release.enterTimeWait(c, nowNs);
                 c.events.onDisconnected(c);
             }
             default -> {
-                forget(c);
+                table.forget(c);
                 c.state = CmState.IDLE;
                 c.events.onUnreachable(c);
             }
         }
     }
 
-    private void onReq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
-        req.wrap(mad, 0);
-        RemoteId remote = new RemoteId(req.localCommId(), req.localCaGuid());
-        CmConnection existing = byRemoteId.get(remote);
-        if (existing != null) {
-            onDuplicateReq(existing);
-            return;
-        }
-        long tid = header.wrap(mad, 0).transactionId();
-        RemoteQp remoteQp = new RemoteQp(req.localQpn(), req.localCaGuid());
-        CmConnection stale = byRemoteQp.get(remoteQp);
-        if (stale != null) {
-            // cm_match_req: a new REQ from a QP that still has a connection here. The new one gets
-            // REJ 10 (cm_issue_rej) and the old one is torn down with a DREQ (ib_send_cm_dreq, which
-            // sends only from ESTABLISHED): the peer evidently lost it.
-            counters.increment(Counter.CM_STALE_CONNECTIONS);
-            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_STALE_CONN,
-                localGid, peerGid);
-            if (stale.state == CmState.ESTABLISHED) {
-                sendDreq(stale, gsi.nowNs());
-            }
-            return;
-        }
-        CmEvents listener = listeners.get(req.serviceId());
-        if (listener == null) {
-            // cm_issue_rej: no CM ID answers, so the local comm ID is 0; the REQ's TID is echoed.
-            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_INVALID_SERVICE_ID,
-                localGid, peerGid);
-            return;
-        }
-        CmPathFlyweight path = req.primaryPath(this.path);
-        path.getLocalPortGid(gidView, 0);
-        if (!Arrays.equals(gidView, peerGid)) {
-            // cm_req_handler: the path to the REQ's local port GID cannot be built (cm_init_av_by_path
-            // fails, on RoCE when that address cannot be resolved): REJ 12 from REQ_RCVD (local comm ID 0),
-            // with a GID of this port as additional reject information. jroce resolves no addresses: the
-            // REQ's GID must be the address it came from, else answers would go to a host that never asked.
-            counters.increment(Counter.CM_REJ_INVALID_GID);
-            writer.rej(tid, 0, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_INVALID_GID,
-                localGid, NO_PRIVATE_DATA);
-            transmit(writer.buffer(), localGid, peerGid, peerPort);
-            return;
-        }
-        if (req.transportServiceType() != CmReqFlyweight.TRANSPORT_RC) {
-            // UC and RD are not offered. The kernel's CM takes the REQ; the CMA's cma_check_req_qp_type
-            // then fails it against the listener's RC QP type and cm_destroy_id answers REJ 28 from
-            // REQ_RCVD: the peer hears at once, rather than after its REQ's retries.
-            issueRej(tid, req.localCommId(), CmRejFlyweight.REJECTED_REQ, CmRejFlyweight.REASON_CONSUMER_DEFINED,
-                localGid, peerGid);
-            return;
-        }
-        CmConnection c = new CmConnection(false, newLocalCommId(), req.serviceId(), localGid, peerGid, peerPort,
-            listener);
-        c.remoteCommId = req.localCommId();
-        c.remoteCaGuid = req.localCaGuid();
-        c.remoteQpn = req.localQpn();
-        c.tid = tid;
-        // cm_req_handler: this side's messages wait the REQ's local CM response timeout, as often as it says.
-        c.intervalNs = CmTimeouts.convertToMs(req.localCmResponseTimeout()) * NS_PER_MS;
-        c.maxRetries = req.maxCmRetries();
-        c.state = CmState.REQ_RCVD;
-        byLocalId.put(c.localCommId, c);
-        byRemoteId.put(remote, c);
-        byRemoteQp.put(remoteQp, c);
-        byte[] privateData = new byte[CmReqFlyweight.PRIVATE_DATA_LENGTH];
-        req.getPrivateData(privateData, 0, privateData.length);
-        byte[] requestedGid = new byte[Gid.LENGTH];
-        path.getRemotePortGid(requestedGid, 0);
-        ConnectRequest r = new ConnectRequest(req.serviceId(), req.localQpn(), req.startingPsn(), req.initiatorDepth(),
-            req.responderResources(), req.retryCount(), req.rnrRetryCount(), req.pathMtu(), req.localCaGuid(),
-            privateData, requestedGid);
-        listener.onConnectRequest(c, r);
-    }
-
-    /** cm_dup_req_handler, with the CMA's delayed MRA armed: MRA while unanswered, REJ stale in TimeWait. */
-    private void onDuplicateReq(CmConnection c) {
-        switch (c.state) {
-            case REQ_RCVD, MRA_REQ_SENT -> {
-                c.state = CmState.MRA_REQ_SENT;
-                writer.mra(c, CmMraFlyweight.MRAED_REQ);
-                send(c);
-            }
-            case TIMEWAIT -> {
-                writer.rej(c.tid, c.localCommId, c.remoteCommId, CmRejFlyweight.REJECTED_OTHER,
-                    CmRejFlyweight.REASON_STALE_CONN, NO_PRIVATE_DATA);
-                send(c);
-            }
-            default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // the REP (or its retransmission) answers it
-        }
-    }
-
-    private void onRep(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
-        rep.wrap(mad, 0);
-        CmConnection c = byLocalId.get(rep.remoteCommId());
-        if (c == null || !c.active) {
-            counters.increment(Counter.CM_DROP_UNMATCHED);
-            return;
-        }
-        switch (c.state) {
-            case REQ_SENT, MRA_REQ_RCVD -> {
-                RemoteQp remoteQp = new RemoteQp(rep.localQpn(), rep.localCaGuid());
-                CmConnection stale = byRemoteQp.get(remoteQp);
-                if (stale != null) {
-                    // cm_rep_handler: as for a REQ, REJ 10 for the REP (cm_issue_rej) and a DREQ for the
-                    // old connection; the REP is dropped and this side's REQ keeps its timer.
-                    counters.increment(Counter.CM_STALE_CONNECTIONS);
-                    issueRej(header.wrap(mad, 0).transactionId(), rep.localCommId(), CmRejFlyweight.REJECTED_REP,
-                        CmRejFlyweight.REASON_STALE_CONN, localGid, peerGid);
-                    if (stale.state == CmState.ESTABLISHED) {
-                        sendDreq(stale, gsi.nowNs());
-                    }
-                    return;
-                }
-                c.timer = CmConnection.Timer.NONE;
-                c.remoteCommId = rep.localCommId();
-                c.remoteCaGuid = rep.localCaGuid();
-                c.remoteQpn = rep.localQpn();
-                c.state = CmState.REP_RCVD;
-                byRemoteId.put(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
-                byRemoteQp.put(remoteQp, c);
-                byte[] privateData = new byte[CmRepFlyweight.PRIVATE_DATA_LENGTH];
-                rep.getPrivateData(privateData, 0, privateData.length);
-                c.events.onReply(c, new ConnectReply(rep.localQpn(), rep.startingPsn(), rep.initiatorDepth(),
-                    rep.responderResources(), rep.rnrRetryCount(), rep.targetAckDelay(), rep.localCaGuid(),
-                    privateData));
-            }
-            // cm_dup_rep_handler: a repeat before the consumer answered gets the CMA's MRA, after it the RTU again.
-            case REP_RCVD, MRA_REP_SENT -> {
-                if (rep.localCommId() != c.remoteCommId) {
-                    counters.increment(Counter.CM_DROP_UNMATCHED);
-                    return;
-                }
-                c.state = CmState.MRA_REP_SENT;
-                writer.mra(c, CmMraFlyweight.MRAED_REP);
-                send(c);
-            }
-            case ESTABLISHED -> {
-                if (rep.localCommId() != c.remoteCommId) {
-                    counters.increment(Counter.CM_DROP_UNMATCHED);
-                    return;
-                }
-                writer.rtu(c);
-                send(c);
-            }
-            default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
-        }
-    }
-
-    private void onRtu(DirectBuffer mad) {
-        rtu.wrap(mad, 0);
-        CmConnection c = match(rtu.remoteCommId(), rtu.localCommId());
-        if (c == null) {
-            return;
-        }
-        if (c.state != CmState.REP_SENT && c.state != CmState.MRA_REP_RCVD) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated RTU, or one after Communication Established
-            return;
-        }
-        establishPassive(c);
-    }
-
-    /** cm_rtu_handler, cm_establish: the REP's retransmission ends and the connection is up. */
-    private void establishPassive(CmConnection c) {
-        c.timer = CmConnection.Timer.NONE;
-        c.state = CmState.ESTABLISHED;
-        c.events.onEstablished(c);
-    }
-
-    private void onRej(DirectBuffer mad, long nowNs) {
-        rej.wrap(mad, 0);
-        // cm_acquire_rejected_id: a REJ 4 (an active side withdrawing its REQ) names its sender by comm ID
-        // and, in the ARI, CA GUID; a REJ of a REQ may not know our peer's ID yet; others must match both.
-        CmConnection c;
-        if (rej.reason() == CmRejFlyweight.REASON_TIMEOUT) {
-            c = rej.rejectInfoLength() >= Long.BYTES
-                ? byRemoteId.get(new RemoteId(rej.localCommId(), rej.buffer().getLong(
-                    rej.offset() + CmRejFlyweight.ADDITIONAL_REJECT_INFO_OFFSET, ByteOrder.BIG_ENDIAN)))
-                : null;
-            if (c == null) {
-                counters.increment(Counter.CM_DROP_UNMATCHED);
-                return;
-            }
-        } else {
-            c = rej.messageRejected() == CmRejFlyweight.REJECTED_REQ
-                ? byLocalId.get(rej.remoteCommId()) : match(rej.remoteCommId(), rej.localCommId());
-            if (c == null) {
-                if (rej.messageRejected() == CmRejFlyweight.REJECTED_REQ) {
-                    counters.increment(Counter.CM_DROP_UNMATCHED);
-                }
-                return;
-            }
-        }
-        int reason = rej.reason();
-        // cm_rej_handler: before the REP was reported the connection ends at once (or, rejected as
-        // stale, waits out TimeWait); after it, it always goes through TimeWait.
-        switch (c.state) {
-            case REQ_SENT, MRA_REQ_RCVD, REP_SENT, MRA_REP_RCVD, REQ_RCVD, MRA_REQ_SENT -> {
-                if (reason == CmRejFlyweight.REASON_STALE_CONN) {
-                    enterTimeWait(c, nowNs);
-                } else {
-                    forget(c);
-                    c.state = CmState.IDLE;
-                }
-                c.events.onRejected(c, reason);
-            }
-            case REP_RCVD, MRA_REP_SENT, DREQ_SENT, ESTABLISHED -> {
-                enterTimeWait(c, nowNs);
-                c.events.onRejected(c, reason);
-            }
-            default -> counters.increment(Counter.CM_DROP_UNEXPECTED);
-        }
-    }
-
-    private void onMra(DirectBuffer mad, long nowNs) {
-        mra.wrap(mad, 0);
-        int mraed = mra.messageMraed();
-        CmConnection c = mraed == CmMraFlyweight.MRAED_REQ
-            ? byLocalId.get(mra.remoteCommId()) : match(mra.remoteCommId(), mra.localCommId());
-        if (c == null) {
-            if (mraed == CmMraFlyweight.MRAED_REQ) {
-                counters.increment(Counter.CM_DROP_UNMATCHED);
-            }
-            return;
-        }
-        CmState next;
-        if (mraed == CmMraFlyweight.MRAED_REQ && c.state == CmState.REQ_SENT) {
-            next = CmState.MRA_REQ_RCVD;
-        } else if (mraed == CmMraFlyweight.MRAED_REP && c.state == CmState.REP_SENT) {
-            next = CmState.MRA_REP_RCVD;
-        } else {
-            counters.increment(Counter.CM_DROP_UNEXPECTED); // a repeated MRA, or one for a message not outstanding
-            return;
-        }
-        // cm_mra_handler: the outstanding message now waits the MRA's service timeout plus the path's
-        // timeout, for this wait and every retry after it (ib_modify_mad).
-        c.state = next;
-        c.intervalNs = CmTimeouts.mraWaitMs(mra.serviceTimeout(), CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS;
-        arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
-    }
-
-    private void onDreq(DirectBuffer mad, byte[] peerGid, byte[] localGid, long nowNs) {
-        dreq.wrap(mad, 0);
-        long tid = header.wrap(mad, 0).transactionId();
-        CmConnection c = byLocalId.get(dreq.remoteCommId());
-        if (c == null || c.remoteCommId != dreq.localCommId()) {
-            // cm_issue_drep: whoever disconnects a connection this side does not know gets its DREP.
-            writer.drep(tid, dreq.remoteCommId(), dreq.localCommId());
-            transmit(writer.buffer(), localGid, peerGid, peerPort);
-            return;
-        }
-        if (dreq.remoteQpn() != c.localQpn) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED); // cm_dreq_handler: not for this side's QP
-            return;
-        }
-        switch (c.state) {
-            case ESTABLISHED, REP_SENT, MRA_REP_RCVD -> {
-                c.timer = CmConnection.Timer.NONE;
-                c.tid = tid; // the DREP echoes the DREQ's TID
-                c.state = CmState.DREQ_RCVD;
-                c.events.onDisconnected(c);
-            }
-            case DREQ_SENT -> {
-                // Both sides disconnected at once (IBTA 12.9.6: DREQ received in DREQ Sent, send DREP and
-                // enter TimeWait). The consumer already called disconnect and will not again, so the DREP
-                // goes at once; the kernel's DREQ_RCVD would wait for rdma_disconnect or rdma_destroy_id,
-                // and its cm_drep_handler takes our DREP in DREQ_RCVD alike.
-                writer.drep(tid, c.localCommId, c.remoteCommId);
-                send(c);
-                enterTimeWait(c, nowNs);
-                c.events.onDisconnected(c);
-            }
-            case TIMEWAIT -> {
-                writer.drep(tid, c.localCommId, c.remoteCommId);
-                send(c);
-            }
-            default -> counters.increment(Counter.CM_DROP_UNEXPECTED); // DREQ_RCVD: the consumer's DREP answers
-        }
-    }
-
-    private void onDrep(DirectBuffer mad, long nowNs) {
-        drep.wrap(mad, 0);
-        CmConnection c = match(drep.remoteCommId(), drep.localCommId());
-        if (c == null) {
-            return;
-        }
-        if (c.state == CmState.DREQ_RCVD) {
-            // cm_drep_handler takes a DREP in DREQ_RCVD too (the peer's answer to a DREQ that crossed
-            // ours); the CMA reports no second DISCONNECTED (cma_comp_exch fails).
-            enterTimeWait(c, nowNs);
-            return;
-        }
-        if (c.state != CmState.DREQ_SENT) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED);
-            return;
-        }
-        enterTimeWait(c, nowNs);
-        c.events.onDisconnected(c);
-    }
-
-    /**
-     * cm_sidr_req_handler: a repeat of a request still unanswered is dropped (the kernel counts it as a
-     * duplicate); a service nobody listens on gets a SIDR_REP of status 1 at once, echoing the request's
-     * TID, request ID and service ID; otherwise the listener hears of it.
-     */
-    private void onSidrReq(DirectBuffer mad, byte[] peerGid, byte[] localGid) {
-        sidrReq.wrap(mad, 0);
-        RemoteSidr key = RemoteSidr.of(sidrReq.requestId(), peerGid);
-        if (bySidrRequest.containsKey(key)) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED);
-            return;
-        }
-        long tid = header.wrap(mad, 0).transactionId();
-        CmEvents listener = listeners.get(sidrReq.serviceId());
-        if (listener == null) {
-            writer.sidrRep(tid, sidrReq.requestId(), sidrReq.serviceId(), CmSidrRepFlyweight.STATUS_UNSUPPORTED, 0, 0,
-                NO_PRIVATE_DATA);
-            transmit(writer.buffer(), localGid, peerGid, peerPort);
-            return;
-        }
-        CmConnection c = new CmConnection(false, newLocalCommId(), sidrReq.serviceId(), localGid, peerGid, peerPort,
-            listener);
-        c.remoteCommId = sidrReq.requestId();
-        c.tid = tid;
-        c.state = CmState.SIDR_REQ_RCVD;
-        byLocalId.put(c.localCommId, c);
-        bySidrRequest.put(key, c);
-        byte[] privateData = new byte[CmSidrReqFlyweight.PRIVATE_DATA_LENGTH];
-        sidrReq.getPrivateData(privateData, 0, privateData.length);
-        listener.onSidrRequest(c, new SidrRequest(sidrReq.serviceId(), sidrReq.partitionKey(), privateData));
-    }
-
-    /**
-     * cm_sidr_rep_handler: the reply names its request by request ID, the requester's local ID; one that
-     * matches no request, or a request already answered, is dropped. jroce also wants it from the GID the
-     * request went to (the kernel does not look), so that a reply from elsewhere cannot resolve it.
-     */
-    private void onSidrRep(DirectBuffer mad, byte[] peerGid) {
-        sidrRep.wrap(mad, 0);
-        if (sidrRep.additionalInfoLength() > CmSidrRepFlyweight.ADDITIONAL_INFO_LENGTH) {
-            counters.increment(Counter.CM_DROP_BAD_MAD);
-            return;
-        }
-        CmConnection c = byLocalId.get(sidrRep.requestId());
-        if (c == null || !c.active || !Arrays.equals(c.peerGid, peerGid)) {
-            counters.increment(Counter.CM_DROP_UNMATCHED);
-            return;
-        }
-        if (c.state != CmState.SIDR_REQ_SENT) {
-            counters.increment(Counter.CM_DROP_UNEXPECTED);
-            return;
-        }
-        forget(c);
-        c.state = CmState.IDLE;
-        c.remoteQpn = sidrRep.qpn();
-        byte[] privateData = new byte[CmSidrRepFlyweight.PRIVATE_DATA_LENGTH];
-        sidrRep.getPrivateData(privateData, 0, privateData.length);
-        c.events.onSidrReply(c, new SidrReply(sidrRep.status(), sidrRep.qpn(), sidrRep.qKey(), privateData));
-    }
-
-    /** The connection both IDs name, or null (counted). */
-    private CmConnection match(int localCommId, int remoteCommId) {
-        CmConnection c = byLocalId.get(localCommId);
-        if (c == null || c.remoteCommId != remoteCommId) {
-            counters.increment(Counter.CM_DROP_UNMATCHED);
-            return null;
-        }
-        return c;
-    }
-
-    private void enterTimeWait(CmConnection c, long nowNs) {
-        // cm_enter_timewait removes the peer's QP from the stale-connection table (cm_remove_remote): a
-        // new connection of that QP is no longer stale. jroce keeps the comm ID key for TimeWait, to answer
-        // a repeated REQ with REJ 10 (cm_dup_req_handler's TIMEWAIT case).
-        byRemoteQp.remove(new RemoteQp(c.remoteQpn, c.remoteCaGuid), c);
-        c.state = CmState.TIMEWAIT;
-        arm(c, CmConnection.Timer.TIMEWAIT, nowNs + CmTimeouts.timeWaitMs(CmTimeouts.PACKET_LIFE_TIME) * NS_PER_MS);
-    }
-
     /** Sends the message the writer built last to the connection's peer, once. */
     private void send(CmConnection c) {
-        transmit(writer.buffer(), c.localGid, c.peerGid, c.peerPort);
-    }
-
-    /** Sends the connection's pending message and arms its retransmission. */
-    private void sendPending(CmConnection c, long nowNs) {
-        c.retriesLeft = c.maxRetries;
-        arm(c, CmConnection.Timer.RETRANSMIT, nowNs + c.intervalNs);
-        sendPendingAgain(c);
-    }
-
-    private void sendPendingAgain(CmConnection c) {
-        pendingView.wrap(c.pending);
-        transmit(pendingView, c.localGid, c.peerGid, c.peerPort);
-    }
-
-    /** Every CM message leaves here: one MAD to the peer's QP1, counted by attribute. */
-    private void transmit(DirectBuffer mad, byte[] localGid, byte[] peerGid, int port) {
-        messageCounts.sent(sentHeader.wrap(mad, 0).attributeId());
-        gsi.send(mad, 0, localGid, peerGid, port);
-    }
-
-    /** Starts (or moves) the connection's timer: the only way into the timer queue besides an expiry's re-arm. */
-    private void arm(CmConnection c, CmConnection.Timer timer, long deadlineNs) {
-        unqueue(c);
-        c.timer = timer;
-        c.deadlineNs = deadlineNs;
-        queue(c);
-    }
-
-    private void queue(CmConnection c) {
-        c.queuedDeadlineNs = c.deadlineNs;
-        c.queued = timers.add(c);
-    }
-
-    private void unqueue(CmConnection c) {
-        if (c.queued) {
-            timers.remove(c);
-            c.queued = false;
-        }
-    }
-
-    /** Earliest deadline first (wrap-safe, as every deadline comparison), then the comm ID. */
-    private static int compareDeadlines(CmConnection a, CmConnection b) {
-        long d = a.queuedDeadlineNs - b.queuedDeadlineNs;
-        return d != 0 ? (d < 0 ? -1 : 1) : Integer.compare(a.localCommId, b.localCommId);
-    }
-
-    private void forget(CmConnection c) {
-        c.timer = CmConnection.Timer.NONE;
-        unqueue(c); // a forgotten connection must not stay reachable from the timer queue
-        byLocalId.remove(c.localCommId, c);
-        if (c.remoteCommId != 0 || !c.active) {
-            byRemoteId.remove(new RemoteId(c.remoteCommId, c.remoteCaGuid), c);
-            byRemoteQp.remove(new RemoteQp(c.remoteQpn, c.remoteCaGuid), c);
-        }
-        byLocalQpn.remove(c.localQpn, c);
-        if (c.state == CmState.SIDR_REQ_RCVD) {
-            bySidrRequest.remove(RemoteSidr.of(c.remoteCommId, c.peerGid), c);
-        }
-    }
-
-    /** cm_send_dreq_locked: a DREQ with a TID formed of this side's own ID (the active side's REQ TID again). */
-    private void sendDreq(CmConnection c, long nowNs) {
-        writer.dreq(c, CmTransactionId.form(hiTid, c.localCommId));
-        writer.copyTo(c.pending);
-        c.state = CmState.DREQ_SENT;
-        sendPending(c, nowNs);
-    }
-
-    /**
-     * cm_issue_rej: a REJ no connection of this side sends (local comm ID 0: a REQ's field there is
-     * reserved; for a REP it would be our own ID, which matched nothing), echoing the message's TID.
-     */
-    private void issueRej(long tid, int remoteCommId, int rejected, int reason, byte[] localGid, byte[] peerGid) {
-        writer.rej(tid, 0, remoteCommId, rejected, reason, NO_PRIVATE_DATA);
-        transmit(writer.buffer(), localGid, peerGid, peerPort);
+        sender.send(c, writer.buffer());
     }
 
     /** The CA GUID as the kernel puts {@code node_guid} (big-endian) in a REJ 4's ARI. */
@@ -947,16 +378,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         return b;
     }
 
-    /** A random comm ID, non-zero (0 means none in a REJ) and unused among the live connections. */
-    private int newLocalCommId() {
-        int id;
-        do {
-            id = random.nextInt();
-        } while (id == 0 || byLocalId.containsKey(id));
-        return id;
-    }
-
-    private static void expect(CmConnection c, CmState... states) {
+    static void expect(CmConnection c, CmState... states) {
         for (CmState s : states) {
             if (c.state == s) {
                 return;

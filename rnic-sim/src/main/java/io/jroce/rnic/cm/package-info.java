@@ -7,6 +7,9 @@
  * kernel does, and reports to its consumer through {@link io.jroce.rnic.cm.CmEvents}. It is I/O-free
  * like the rest of the core: MADs and {@code nowNs} come in from the GSI, MADs leave through it.
  * It does not touch QPs: the consumer moves its QP with the QPN and PSN the events carry.
+ * The manager's parts: {@code CmEstablishment} (REQ, REP, RTU, REJ, MRA received),
+ * {@code CmConnectionRelease} (DREQ, DREP, TimeWait), {@code CmSidr} (UD service ID resolution),
+ * {@code CmConnectionTable} (the lookups), {@code CmTimerQueue} and {@code CmMessageSender}.
  * See docs/cm-protocol.md.
  */
 package io.jroce.rnic.cm;

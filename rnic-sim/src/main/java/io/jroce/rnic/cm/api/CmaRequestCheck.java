@@ -59,8 +59,8 @@ final class CmaRequestCheck {
         if (!anyFamily && (ipVersion == 4) != ipv4Listener) {
             return "IPv" + ipVersion + " to a listener of the other family"; // cma_match_private_data
         }
-        Gid source = SoftCmId.headerGid(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
-        Gid destination = SoftCmId.headerGid(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
+        Gid source = CmaAddresses.read(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
+        Gid destination = CmaAddresses.read(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
         if (listening != null && !destination.equals(listening)) {
             return "destination " + destination + " is not the listener's " + listening; // cma_match_private_data
         }

@@ -1,23 +1,14 @@
 package io.jroce.rnic.cm.api;
 
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
@@ -30,8 +21,6 @@ import io.jroce.rnic.cm.SidrReply;
 import io.jroce.rnic.cm.SidrRequest;
 import io.jroce.stack.mad.CmSidrRepFlyweight;
 import io.jroce.stack.mad.CmaHeaderFlyweight;
-import io.jroce.stack.stats.Counter;
-import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Arguments;
 import io.jroce.verbs.Gid;
@@ -63,23 +52,15 @@ import io.jroce.verbs.cm.RdmaUdParam;
  * does ({@code ucma_process_conn_resp}, {@code rdma_accept}), and are queued to the channel.
  */
 final class SoftCmId implements RdmaCmId {
-    private static final Logger LOG = LoggerFactory.getLogger(SoftCmId.class);
-    /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
-    private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /**
      * The path MTU of a route without an SA: the kernel derives it from the netdev's MTU
      * ({@code cma_resolve_iboe_route}), 1024 for a 1500-byte Ethernet, which an rxe peer has; no
      * larger than this device's active MTU.
      */
     private static final Mtu ROUTE_MTU = Mtu.MTU_1024;
-    /** The path's ACK timeout: packet life time 18 + 1, as the kernel's CM sets the QP's ({@code cm_init_av_by_path}). */
-    private static final int ACK_TIMEOUT = 19;
-    /** The RNR NAK timer this side's QP sends (IBTA table 45: 12 = 0.64 ms, rdma_init_qp_attr's default). */
-    private static final int MIN_RNR_TIMER = 12;
     /** UNREACHABLE's status, -ETIMEDOUT as librdmacm reports it. */
     static final int ETIMEDOUT = -110;
-    private static final int EINVAL = -22;
-    private static final int ENOMEM = -12;
+    static final int EINVAL = -22;
     /** The QPN a multicast group is addressed with (IB_MULTICAST_QPN), as MULTICAST_JOIN's ud param names it. */
     static final int MULTICAST_QPN = 0xFFFFFF;
     private static final int MAX_REQ_PRIVATE_DATA = ConnectParams.MAX_PRIVATE_DATA - CmaHeaderFlyweight.LENGTH;
@@ -117,20 +98,14 @@ final class SoftCmId implements RdmaCmId {
     private ConnParam peerParam;
     private byte[] peerPrivateData;
     private boolean disconnectCalled;
-    /** A listener's backlog, and its CONNECT_REQUEST events queued and not yet taken from the channel. */
-    private volatile int backlog;
-    private final AtomicInteger requestsQueued = new AtomicInteger();
+    /** A listener's connect requests: its backlog, and a new ID for each. */
+    private final ListenerRequests requests = new ListenerRequests(this);
     /** The port the ID holds ({@link CmPorts}), or null: none yet, or a connect request's ID. */
     private volatile CmPorts.Binding binding;
-    /** A wildcard listener's devices ({@code cma_listen_on_dev}), and whether it still listens; guarded by itself. */
-    private final List<CmDevice> listenedOn = new ArrayList<>();
-    private boolean listeningOnAll;
-    /** The multicast groups joined, with their MGID, and whether the ID's QP was attached to it. */
-    private final Map<InetAddress, Membership> multicast = new LinkedHashMap<>();
-
-    /** One group the ID joined: its MGID, and whether the ID's QP is attached (librdmacm's cma_multicast). */
-    private record Membership(Gid mgid, QueuePair attached) {
-    }
+    /** A wildcard listener's listening on every device, or null: not a wildcard, or not listening. */
+    private volatile WildcardListener wildcardListener;
+    /** The multicast groups joined. */
+    private final CmMulticast multicast = new CmMulticast();
 
     SoftCmId(SoftEventChannel channel, PortSpace portSpace) {
         this.channel = channel;
@@ -198,9 +173,15 @@ final class SoftCmId implements RdmaCmId {
         expect(State.BOUND);
         long serviceId = portSpace.serviceId(local.getPort());
         // ucma_listen: a backlog of 0 or less, or above the maximum, is the maximum.
-        this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
+        requests.backlog(backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog);
         if (wildcard()) {
-            listenOnAll(serviceId);
+            wildcardListener = new WildcardListener(this, portSpace, local);
+            try {
+                wildcardListener.listenOnAll();
+            } catch (InvalidStateException e) {
+                stopListening();
+                throw e;
+            }
             state = State.LISTEN;
             return;
         }
@@ -274,36 +255,14 @@ final class SoftCmId implements RdmaCmId {
                 + ", the ID's is " + dev.device.name());
         }
         if (portSpace == PortSpace.UDP) {
-            return createUdQp(pd, attributes);
+            qp = CmQpTransitions.createUd(pd, attributes, RDMA_UDP_QKEY);
+            return qp;
         }
         if (attributes.type() != QpType.RC) {
             throw new InvalidAttributeException("only RC QPs are connected through the CM yet, not " + attributes.type());
         }
-        QueuePair q = pd.createQp(attributes);
-        q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(QP_ACCESS));
-        qp = q;
-        return q;
-    }
-
-    /**
-     * rdma_create_qp on a UD ID ({@code ucma_init_ud_qp}): INIT with the attributes the kernel gives
-     * ({@code rdma_init_qp_attr}: P_Key index, port, the port space's Q_Key), then RTR, then RTS with SQ PSN 0.
-     */
-    private QueuePair createUdQp(ProtectionDomain pd, QpInitAttributes attributes) {
-        if (attributes.type() != QpType.UD) {
-            throw new InvalidAttributeException("an ID of the UDP port space takes a UD QP, not " + attributes.type());
-        }
-        QueuePair q = pd.createQp(attributes);
-        try {
-            q.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).qkey(RDMA_UDP_QKEY));
-            q.modify(new QpAttributes().state(QpState.RTR));
-            q.modify(new QpAttributes().state(QpState.RTS).sqPsn(0));
-        } catch (VerbsException e) {
-            q.close();
-            throw e;
-        }
-        qp = q;
-        return q;
+        qp = CmQpTransitions.createRc(pd, attributes);
+        return qp;
     }
 
     @Override
@@ -321,8 +280,8 @@ final class SoftCmId implements RdmaCmId {
         byte[] privateData = new byte[CmaHeaderFlyweight.LENGTH + user.length];
         CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(privateData), 0);
         h.cmaVersion(CmaHeaderFlyweight.CMA_VERSION).ipVersion(localGid.isIpv4Mapped() ? 4 : 6).port(local.getPort());
-        headerAddress(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, localGid);
-        headerAddress(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
+        CmaAddresses.write(privateData, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, localGid);
+        CmaAddresses.write(privateData, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, peerGid);
         System.arraycopy(user, 0, privateData, CmaHeaderFlyweight.LENGTH, user.length);
         param = p;
         if (portSpace == PortSpace.UDP) {
@@ -495,23 +454,12 @@ final class SoftCmId implements RdmaCmId {
             throw new InvalidAttributeException("group " + address.getHostAddress() + " and the ID's address " + local
                 + " are not of one address family");
         }
-        if (multicast.containsKey(address)) {
+        if (multicast.joined(address)) {
             throw new InvalidStateException("the ID already joined " + address.getHostAddress());
         }
         // cma_iboe_set_mgid for RoCEv2 (IB_GID_TYPE_ROCE_UDP_ENCAP): ::ffff:<group> for IPv4, the address for IPv6.
         Gid mgid = Gid.of(address);
-        QueuePair q = qp;
-        int status = 0;
-        if (q != null) {
-            try {
-                q.attachMcast(mgid, 0); // ucma_process_join: librdmacm attaches the ID's QP itself
-            } catch (VerbsException e) {
-                LOG.debug("{}: attaching QP 0x{} to {} failed", dev.device.name(), Integer.toHexString(q.qpNum()), mgid, e);
-                status = e instanceof io.jroce.verbs.ResourceLimitException ? ENOMEM : EINVAL;
-                q = null;
-            }
-        }
-        multicast.put(address, new Membership(mgid, q));
+        int status = multicast.join(address, mgid, qp, dev.device.name());
         AddressVector av = new AddressVector().destGid(mgid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(status == 0 ? RdmaCmEventType.MULTICAST_JOIN : RdmaCmEventType.MULTICAST_ERROR, status, null, null, null,
             new RdmaUdParam(av, MULTICAST_QPN, RDMA_UDP_QKEY));
@@ -523,22 +471,7 @@ final class SoftCmId implements RdmaCmId {
         if (state == State.CLOSED) {
             throw new ResourceClosedException("the RDMA CM ID is closed");
         }
-        Membership m = group.getAddress() == null ? null : multicast.remove(group.getAddress());
-        if (m == null) {
-            throw new InvalidAttributeException("the ID did not join " + group + " (EADDRNOTAVAIL)");
-        }
-        detach(m);
-    }
-
-    /** rdma_leave_multicast: ibv_detach_mcast of the QP attached at the join, unless it is gone meanwhile. */
-    private static void detach(Membership m) {
-        if (m.attached() != null) {
-            try {
-                m.attached().detachMcast(m.mgid(), 0);
-            } catch (ResourceClosedException | InvalidAttributeException gone) {
-                // The QP was destroyed (which detached it) or detached by the application.
-            }
-        }
+        multicast.leave(group);
     }
 
     /** The registered device the ID is bound to, or null before an address is bound or resolved. */
@@ -587,10 +520,7 @@ final class SoftCmId implements RdmaCmId {
                 dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
             });
         }
-        for (Membership m : multicast.values()) {
-            detach(m); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
-        }
-        multicast.clear();
+        multicast.leaveAll(); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
         state = State.CLOSED;
         channel.forget(this);
         if (binding != null) {
@@ -607,22 +537,17 @@ final class SoftCmId implements RdmaCmId {
         long serviceId = portSpace.serviceId(local.getPort());
         List<CmDevice> devices;
         if (wildcard()) {
-            CmDevices.stopListeningOnAll(this);
-            synchronized (listenedOn) {
-                listeningOnAll = false;
-                devices = List.copyOf(listenedOn);
-                listenedOn.clear();
-            }
+            devices = wildcardListener.stop();
         } else {
             devices = List.of(dev);
         }
         for (CmDevice d : devices) {
-            onOpenDevice(d, () -> d.stopListening(serviceId));
+            CmIoThread.runIfOpen(d, () -> d.stopListening(serviceId));
         }
         // No device reports a REQ to this listener any more: what is queued is all there is.
         for (SoftCmId child : channel.withdrawRequests(this)) {
             CmDevice d = child.dev;
-            onOpenDevice(d, () -> {
+            CmIoThread.runIfOpen(d, () -> {
                 d.cm().destroy(child.conn);
                 d.untrack(child.conn);
             });
@@ -631,62 +556,14 @@ final class SoftCmId implements RdmaCmId {
         }
     }
 
-    /** {@code cma_listen_on_all}: listens on every registered device, and on those that register later. */
-    private void listenOnAll(long serviceId) {
-        synchronized (listenedOn) {
-            listeningOnAll = true;
-        }
-        for (CmDevice d : CmDevices.listenOnAll(this)) {
-            try {
-                onOpenDevice(d, () -> listenOnDevice(d, serviceId));
-            } catch (InvalidStateException e) {
-                stopListening();
-                throw new InvalidStateException("port " + local.getPort() + " of " + portSpace
-                    + " is already listened on " + d.device.name(), e);
-            }
-        }
-    }
-
     /** {@code cma_add_one}: a device registered while this wildcard listener listens. Any thread. */
     void listenOn(CmDevice d) {
-        long serviceId = portSpace.serviceId(local.getPort());
-        try {
-            d.device.gsi().execute(() -> {
-                try {
-                    listenOnDevice(d, serviceId);
-                } catch (IllegalStateException e) {
-                    LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local,
-                        e.getMessage());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
-            // The device closed at once: nothing to listen on.
-        }
-    }
-
-    /** On {@code d}'s I/O thread: listens there unless the listener stopped (a close that ran first). */
-    private void listenOnDevice(CmDevice d, long serviceId) {
-        synchronized (listenedOn) {
-            if (!listeningOnAll) {
-                return;
-            }
-            listenedOn.add(d);
-        }
-        try {
-            d.listen(serviceId, this);
-        } catch (IllegalStateException e) {
-            synchronized (listenedOn) {
-                listenedOn.remove(d);
-            }
-            throw e;
-        }
+        wildcardListener.listenOn(d);
     }
 
     /** A device this wildcard listener may listen on closed: it drops out. */
     void deviceClosed(CmDevice d) {
-        synchronized (listenedOn) {
-            listenedOn.remove(d);
-        }
+        wildcardListener.deviceClosed(d);
     }
 
     // The manager's events, on the I/O thread.
@@ -696,90 +573,44 @@ final class SoftCmId implements RdmaCmId {
      * any device, each on its I/O thread); returns the new ID, or null when the REQ was refused.
      */
     SoftCmId onConnectRequest(CmDevice dev, CmConnection c, ConnectRequest r) {
-        byte[] pd = r.privateData();
-        String refusal = localGid == null
-            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(),
-                local.getAddress() instanceof Inet6Address, dev.gids())
-            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), Gid.of(c.localGid()), r.requestedGid(), localGid);
-        if (refusal != null) {
-            LOG.debug("{}: REQ refused (REJ 28): {}", dev.device.name(), refusal);
-            dev.cm().refuse(c); // cma_ib_req_handler fails before reporting: REJ 28 from REQ_RCVD
-            return null;
-        }
-        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
-        int ipVersion = h.ipVersion();
-        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
-        if (!src.equals(Gid.of(c.peerGid()))) {
-            // The application sees the header's address as the peer (peerAddress()), but the REP and the
-            // QP go to the address the REQ came from: a host could claim another's address and get a
-            // connection the application believes is that host's. The kernel sends its REP to the
-            // address the REQ names (its primary path, cm_req_handler), so a claimed address gets the
-            // REP and a blind claimant cannot answer it; here the two must agree. REJ 28, the CMA's own failure.
-            dev.cm().reject(c, new byte[0]);
-            return null;
-        }
-        if (!queueRequest()) {
-            // ucma_event_handler: the listener's backlog of unread CONNECT_REQUESTs is full; -ENOMEM makes
-            // cm_destroy_id forget the REQ without a REJ. Without this bound, REQs with fresh comm IDs
-            // from anyone grew the heap (a connection, an ID and an event each) without limit.
-            dev.cm().dropRequest(c);
-            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
-            return null;
-        }
-        Gid dst = headerGid(pd, CmaHeaderFlyweight.DESTINATION_ADDRESS_OFFSET, ipVersion);
-        SoftCmId child = new SoftCmId(channel, portSpace);
-        Gid local = dev.gidIndex(dst) >= 0 ? dst : localGid;
-        child.useDevice(dev, local, this.local.getPort());
-        child.peerGid = Gid.of(c.peerGid());
-        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
-        child.conn = c;
-        child.request = r;
-        child.state = State.REQUEST;
-        channel.adopt(child);
-        ConnParam theirs = new ConnParam().responderResources(r.responderResources())
-            .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
-        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
-            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
-        return child;
+        return requests.onConnectRequest(dev, c, r);
+    }
+
+    /** On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused. */
+    SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
+        return requests.onSidrRequest(dev, c, r);
+    }
+
+    /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
+    void requestTaken() {
+        requests.requestTaken();
     }
 
     /**
-     * On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused with
-     * a SIDR_REP of status 2 (the kernel's {@code cm_destroy_id} in SIDR_REQ_RCVD when
-     * {@code cma_ib_req_handler} fails, a full backlog included).
+     * The ID of a connect request to {@code listener}, on the listener's channel, in REQUEST: bound to
+     * {@code localGid} of {@code dev} and the listener's port, its peer at {@code peer}.
      */
-    SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
-        byte[] pd = r.privateData();
-        // A SIDR_REQ names no GID of ours: the address it arrived on stands for the requested one.
-        Gid arrival = Gid.of(c.localGid());
-        String refusal = localGid == null
-            ? CmaRequestCheck.wildcardRefusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(),
-                local.getAddress() instanceof Inet6Address, dev.gids())
-            : CmaRequestCheck.refusal(pd, Gid.of(c.peerGid()), arrival, c.localGid(), localGid);
-        CmaHeaderFlyweight h = new CmaHeaderFlyweight().wrap(new UnsafeBuffer(pd), 0);
-        if (refusal != null) {
-            LOG.debug("{}: SIDR_REQ refused (status 2): {}", dev.device.name(), refusal);
-            dev.cm().sidrReject(c, new byte[0]);
-            return null;
-        }
-        if (!queueRequest()) {
-            dev.cm().sidrReject(c, new byte[0]);
-            dev.device.gsi().counters().increment(Counter.CM_DROP_BACKLOG);
-            return null;
-        }
-        int ipVersion = h.ipVersion();
-        Gid src = headerGid(pd, CmaHeaderFlyweight.SOURCE_ADDRESS_OFFSET, ipVersion);
-        SoftCmId child = new SoftCmId(channel, portSpace);
-        child.useDevice(dev, localGid == null ? arrival : localGid, this.local.getPort());
-        child.peerGid = src;
-        child.peer = new InetSocketAddress(src.toInetAddress(), h.port());
+    static SoftCmId forRequest(SoftCmId listener, CmDevice dev, Gid localGid, Gid peerGid, InetSocketAddress peer,
+                               CmConnection c, ConnectRequest r) {
+        SoftCmId child = new SoftCmId(listener.channel, listener.portSpace);
+        child.useDevice(dev, localGid, listener.local.getPort());
+        child.peerGid = peerGid;
+        child.peer = peer;
         child.conn = c;
+        child.request = r;
         child.state = State.REQUEST;
-        channel.adopt(child);
-        // cma_ib_req_handler: a UD request's private data is what follows the header, 216 - 36 bytes.
-        child.post(RdmaCmEventType.CONNECT_REQUEST, 0, this,
-            Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), new ConnParam());
+        listener.channel.adopt(child);
         return child;
+    }
+
+    /** Reports this request's ID to the application: CONNECT_REQUEST, naming {@code listener}. */
+    void postConnectRequest(SoftCmId listener, byte[] privateData, ConnParam theirs) {
+        post(RdmaCmEventType.CONNECT_REQUEST, 0, listener, privateData, theirs);
+    }
+
+    /** The address this ID is bound to, or null for a wildcard's (none of its own). */
+    Gid localGid() {
+        return localGid;
     }
 
     /**
@@ -801,27 +632,6 @@ final class SoftCmId implements RdmaCmId {
         state = State.ESTABLISHED;
         AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(RdmaCmEventType.ESTABLISHED, 0, null, r.privateData(), null, new RdmaUdParam(av, r.qpn(), r.qKey()));
-    }
-
-    /**
-     * Takes a place in the backlog for a CONNECT_REQUEST; false when it is full. One count across a
-     * wildcard listener's devices, whose I/O threads may race here.
-     */
-    private boolean queueRequest() {
-        while (true) {
-            int queued = requestsQueued.get();
-            if (queued >= backlog) {
-                return false;
-            }
-            if (requestsQueued.compareAndSet(queued, queued + 1)) {
-                return true;
-            }
-        }
-    }
-
-    /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
-    void requestTaken() {
-        requestsQueued.decrementAndGet();
     }
 
     /** Active: the REP arrived; as librdmacm on CONNECT_RESPONSE: RTR, RTS, then the RTU. */
@@ -869,19 +679,12 @@ final class SoftCmId implements RdmaCmId {
     // Helpers.
 
     private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
-        QpAttributes rtr = new QpAttributes().state(QpState.RTR).pathMtu(mtu).destQpNum(remoteQpn).rqPsn(psn)
-            .addressVector(new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort))
-            .maxDestRdAtomic(responderResources).minRnrTimer(MIN_RNR_TIMER);
-        if (responderResources > 0) {
-            // the kernel's CM (cm_init_qp_init_attr) grants remote atomics with responder resources
-            rtr.accessFlags(QP_ACCESS | AccessFlags.REMOTE_ATOMIC);
-        }
-        qp.modify(rtr);
+        CmQpTransitions.toRtr(qp, remoteQpn, mtu, responderResources, psn,
+            new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort));
     }
 
     private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(ACK_TIMEOUT).retryCount(retryCount)
-            .rnrRetry(rnrRetry).maxRdAtomic(initiatorDepth));
+        CmQpTransitions.toRts(qp, sqPsn, retryCount, rnrRetry, initiatorDepth);
     }
 
     private void useDevice(CmDevice d, Gid gid, int port) {
@@ -927,74 +730,10 @@ final class SoftCmId implements RdmaCmId {
 
     /** Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become typed ones. */
     private void onIo(Runnable task) {
-        onIo(dev, task);
-    }
-
-    /** As {@link #onIo(CmDevice, Runnable)}; a device closed meanwhile has nothing left to do. */
-    private static void onOpenDevice(CmDevice dev, Runnable task) {
-        try {
-            onIo(dev, task);
-        } catch (ResourceClosedException closed) {
-            // The device closed: its manager and listeners are gone with it.
-        }
-    }
-
-    private static void onIo(CmDevice dev, Runnable task) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            dev.device.gsi().execute(() -> {
-                try {
-                    task.run();
-                    done.complete(null);
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
-                }
-            });
-            done.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof VerbsException ve) {
-                throw ve;
-            }
-            if (cause instanceof IllegalStateException) {
-                throw new InvalidStateException(cause.getMessage(), cause);
-            }
-            if (cause instanceof IllegalArgumentException) {
-                throw new InvalidAttributeException(cause.getMessage(), cause);
-            }
-            throw new VerbsException("RDMA CM call failed: " + cause, cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException("interrupted while waiting for the device's I/O thread", e);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new ResourceClosedException("device " + dev.device.name() + " is closed", e);
-        }
+        CmIoThread.run(dev, task);
     }
 
     private static int clamp(int count) {
         return Math.max(0, Math.min(7, count));
-    }
-
-    /** cma_hdr's address: IPv6 in 16 bytes, IPv4 in the last 4 after 12 zero bytes. */
-    private static void headerAddress(byte[] header, int offset, Gid gid) {
-        if (gid.isIpv4Mapped()) {
-            for (int i = 0; i < 4; i++) {
-                header[offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS + i] = gid.byteAt(12 + i);
-            }
-        } else {
-            gid.copyTo(header, offset);
-        }
-    }
-
-    static Gid headerGid(byte[] header, int offset, int ipVersion) {
-        try {
-            if (ipVersion == 4) {
-                return Gid.of(InetAddress.getByAddress(Arrays.copyOfRange(header,
-                    offset + CmaHeaderFlyweight.IPV4_IN_ADDRESS, offset + CmaHeaderFlyweight.ADDRESS_LENGTH)));
-            }
-            return Gid.of(Arrays.copyOfRange(header, offset, offset + CmaHeaderFlyweight.ADDRESS_LENGTH));
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e); // 4 bytes always make an address
-        }
     }
 }

@@ -3,7 +3,6 @@ package io.jroce.rnic.cm.api;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.Arguments;
@@ -16,21 +15,15 @@ import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
-import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
-import io.jroce.verbs.ScatterGatherEntry;
-import io.jroce.verbs.SendWorkRequest;
-import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
 import io.jroce.verbs.cm.AddressResolutionException;
 import io.jroce.verbs.cm.ConnParam;
-import io.jroce.verbs.cm.ConnectionTimeoutException;
 import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
-import io.jroce.verbs.cm.RdmaCmException;
 import io.jroce.verbs.cm.RdmaEndpoint;
 
 /**
@@ -42,8 +35,6 @@ import io.jroce.verbs.cm.RdmaEndpoint;
 final class SoftEndpoint implements RdmaEndpoint {
     /** rdma_create_ep's address and route resolution timeout. */
     private static final int RESOLVE_TIMEOUT_MS = 2000;
-    /** How long a completion wait sleeps on the CQ before it looks at the CM events again. */
-    private static final long EVENT_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final int CLOSE_ATTEMPTS = 100;
 
     private final SoftEventChannel channel;
@@ -54,20 +45,16 @@ final class SoftEndpoint implements RdmaEndpoint {
     private final CmDevice defaultPdOwner;
     /** A listener's QP attributes for the endpoints of its requests (rdma_get_request), or null. */
     private final QpInitAttributes qpTemplate;
-    private volatile Duration timeout;
+    /** The reader of the endpoint's channel, and owner of its timeout. */
+    private final EndpointEvents events;
+    private final EndpointCompletions completions;
+    private final EndpointWorkRequests workRequests = new EndpointWorkRequests();
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
     private boolean ownsSendCq;
     private boolean ownsRecvCq;
     private boolean listening;
-    /** A DISCONNECTED event was taken (the peer's DREQ, or the DREP to this side's). */
-    private volatile boolean disconnected;
     private boolean closed;
-
-    private final SendWorkRequest sendWr = new SendWorkRequest();
-    private final ScatterGatherEntry sendSge = new ScatterGatherEntry();
-    private final ReceiveWorkRequest recvWr = new ReceiveWorkRequest();
-    private final ScatterGatherEntry recvSge = new ScatterGatherEntry();
 
     private SoftEndpoint(SoftEventChannel channel, SoftCmId id, boolean passive, ProtectionDomain pd,
                          CmDevice defaultPdOwner, QpInitAttributes qpTemplate, Duration timeout) {
@@ -77,9 +64,8 @@ final class SoftEndpoint implements RdmaEndpoint {
         this.pd = pd;
         this.defaultPdOwner = defaultPdOwner;
         this.qpTemplate = qpTemplate;
-        this.timeout = timeout;
-        sendWr.sgList(new ScatterGatherEntry[] {sendSge}, 1);
-        recvWr.sgList(new ScatterGatherEntry[] {recvSge}, 1);
+        this.events = new EndpointEvents(channel, id, timeout);
+        this.completions = new EndpointCompletions(events);
     }
 
     /** {@code rdma_create_ep}. */
@@ -120,9 +106,9 @@ final class SoftEndpoint implements RdmaEndpoint {
             ep = new SoftEndpoint(channel, id, res.isPassive(), pd != null ? pd : dev.acquireDefaultPd(),
                 pd != null ? null : dev, res.isPassive() ? template : null, DEFAULT_TIMEOUT);
             if (!res.isPassive()) {
-                ep.await(RdmaCmEventType.ADDR_RESOLVED, "rdma_resolve_addr");
+                ep.events.await(RdmaCmEventType.ADDR_RESOLVED, "rdma_resolve_addr");
                 id.resolveRoute(RESOLVE_TIMEOUT_MS);
-                ep.await(RdmaCmEventType.ROUTE_RESOLVED, "rdma_resolve_route");
+                ep.events.await(RdmaCmEventType.ROUTE_RESOLVED, "rdma_resolve_route");
                 if (template != null) {
                     ep.create(template);
                 }
@@ -166,9 +152,9 @@ final class SoftEndpoint implements RdmaEndpoint {
                 throw new InvalidStateException("rdma_get_request needs a listening endpoint: call listen first");
             }
         }
-        long deadline = deadline();
+        long deadline = events.deadline();
         while (true) {
-            RdmaCmEvent e = take(deadline, "rdma_get_request", RdmaCmEventType.CONNECT_REQUEST);
+            RdmaCmEvent e = events.take(deadline, "rdma_get_request", RdmaCmEventType.CONNECT_REQUEST);
             if (e.type() != RdmaCmEventType.CONNECT_REQUEST || e.listenId() != id) {
                 continue; // a late event of a request's ID taken before it moved to its own channel
             }
@@ -185,7 +171,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         if (pdOwner != null) {
             requestPd = pdOwner.acquireDefaultPd(); // the request's endpoint holds the device's PD as well
         }
-        SoftEndpoint ep = new SoftEndpoint(own, child, false, requestPd, pdOwner, null, timeout);
+        SoftEndpoint ep = new SoftEndpoint(own, child, false, requestPd, pdOwner, null, events.timeout());
         if (qpTemplate != null) {
             try {
                 ep.create(qpTemplate);
@@ -208,7 +194,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         Arguments.notNull(param, "connection parameters");
         requireQp("rdma_connect");
         id.connect(param);
-        await(RdmaCmEventType.ESTABLISHED, "rdma_connect");
+        events.await(RdmaCmEventType.ESTABLISHED, "rdma_connect");
     }
 
     @Override
@@ -221,7 +207,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         Arguments.notNull(param, "connection parameters");
         requireQp("rdma_accept");
         id.accept(param);
-        await(RdmaCmEventType.ESTABLISHED, "rdma_accept");
+        events.await(RdmaCmEventType.ESTABLISHED, "rdma_accept");
     }
 
     @Override
@@ -233,11 +219,11 @@ final class SoftEndpoint implements RdmaEndpoint {
     @Override
     public void disconnect() {
         ensureOpen();
-        takePending();
-        boolean peerFirst = disconnected;
+        events.takePending();
+        boolean peerFirst = events.disconnected();
         id.disconnect();
         if (!peerFirst) {
-            await(RdmaCmEventType.DISCONNECTED, "rdma_disconnect");
+            events.await(RdmaCmEventType.DISCONNECTED, "rdma_disconnect");
         }
     }
 
@@ -269,12 +255,7 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     @Override
     public void postRecv(long wrId, MemoryRegion mr, long offset, int length) {
-        QueuePair q = requireQp("rdma_post_recv");
-        Arguments.notNull(mr, "memory region");
-        synchronized (recvWr) {
-            recvSge.set(mr.address() + offset, length, mr.lkey());
-            q.postRecv(recvWr.wrId(wrId));
-        }
+        workRequests.postRecv(requireQp("rdma_post_recv"), wrId, mr, offset, length);
     }
 
     @Override
@@ -308,107 +289,19 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     private void post(String call, WrOpcode op, long wrId, MemoryRegion mr, long offset, int length, int flags,
                       long remoteAddress, int rkey, int imm) {
-        QueuePair q = requireQp(call);
-        Arguments.notNull(mr, "memory region");
-        synchronized (sendWr) {
-            sendSge.set(mr.address() + offset, length, mr.lkey());
-            sendWr.wrId(wrId).opcode(op).sendFlags(flags).remoteAddress(remoteAddress).rkey(rkey).immData(imm);
-            q.postSend(sendWr);
-        }
+        workRequests.postSend(requireQp(call), op, wrId, mr, offset, length, flags, remoteAddress, rkey, imm);
     }
 
     @Override
     public WorkCompletion getSendComp(WorkCompletion wc) {
         requireQp("rdma_get_send_comp");
-        return completion(sendCq, Arguments.notNull(wc, "work completion"), "rdma_get_send_comp");
+        return completions.next(sendCq, Arguments.notNull(wc, "work completion"), "rdma_get_send_comp");
     }
 
     @Override
     public WorkCompletion getRecvComp(WorkCompletion wc) {
         requireQp("rdma_get_recv_comp");
-        return completion(recvCq, Arguments.notNull(wc, "work completion"), "rdma_get_recv_comp");
-    }
-
-    /**
-     * The next completion of {@code cq}. Between short waits on the CQ it takes the endpoint's CM
-     * events, so that a peer's disconnection ends the wait rather than the bound: a completion that
-     * came before the DREQ is still returned (the CQ is polled once more after the event).
-     */
-    private WorkCompletion completion(CompletionQueue cq, WorkCompletion wc, String call) {
-        long deadline = deadline();
-        try {
-            while (true) {
-                if (cq.poll(wc)) {
-                    return wc;
-                }
-                takePending();
-                if (disconnected) {
-                    if (cq.poll(wc)) {
-                        return wc;
-                    }
-                    throw new RdmaCmException(call + ": the connection is disconnected and nothing"
-                        + " completed", RdmaCmEventType.DISCONNECTED, 0);
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new ConnectionTimeoutException(call + ": nothing completed within "
-                        + timeout.toMillis() + " ms", null, 0, timeout.toMillis());
-                }
-                if (cq.pollBlocking(wc, Math.min(left, EVENT_CHECK_NS), TimeUnit.NANOSECONDS)) {
-                    return wc;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException(call + " was interrupted", e);
-        }
-    }
-
-    // Events.
-
-    /** Takes events until {@code wanted}; any other outcome becomes its typed exception ({@link CmOutcomes}). */
-    private RdmaCmEvent await(RdmaCmEventType wanted, String call) {
-        long deadline = deadline();
-        while (true) {
-            RdmaCmEvent e = take(deadline, call, wanted);
-            if (e.type() == wanted) {
-                return e;
-            }
-            if (e.type() == RdmaCmEventType.TIMEWAIT_EXIT) {
-                continue; // the end of an earlier connection's TimeWait says nothing of this call
-            }
-            throw CmOutcomes.failure(call, wanted, e, id.peerAddress());
-        }
-    }
-
-    /** The next event, acknowledged; a DISCONNECTED is remembered. */
-    private RdmaCmEvent take(long deadline, String call, RdmaCmEventType wanted) {
-        try {
-            long left = deadline - System.nanoTime();
-            RdmaCmEvent e = left > 0 ? channel.get(left, TimeUnit.NANOSECONDS) : channel.poll();
-            if (e == null) {
-                throw CmOutcomes.noEvent(call, wanted, timeout.toMillis());
-            }
-            e.ack();
-            if (e.type() == RdmaCmEventType.DISCONNECTED) {
-                disconnected = true;
-            }
-            return e;
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException(call + " was interrupted", ex);
-        }
-    }
-
-    /** Takes the events already queued, without waiting (a peer's DREQ, a TimeWait's end). */
-    private void takePending() {
-        RdmaCmEvent e;
-        while ((e = channel.poll()) != null) {
-            e.ack();
-            if (e.type() == RdmaCmEventType.DISCONNECTED) {
-                disconnected = true;
-            }
-        }
+        return completions.next(recvCq, Arguments.notNull(wc, "work completion"), "rdma_get_recv_comp");
     }
 
     // Resources.
@@ -474,7 +367,7 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     @Override
     public Duration timeout() {
-        return timeout;
+        return events.timeout();
     }
 
     @Override
@@ -483,7 +376,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         if (t.isNegative() || t.isZero()) {
             throw new InvalidAttributeException("the timeout must be positive, not " + t);
         }
-        this.timeout = t;
+        events.timeout(t);
         return this;
     }
 
@@ -589,10 +482,6 @@ final class SoftEndpoint implements RdmaEndpoint {
             }
         }
         channel.close();
-    }
-
-    private long deadline() {
-        return System.nanoTime() + timeout.toNanos();
     }
 
     private QueuePair requireQp(String call) {
