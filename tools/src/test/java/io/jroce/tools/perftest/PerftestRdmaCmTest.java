@@ -66,7 +66,7 @@ class PerftestRdmaCmTest {
         "send_lat, -n 50, 2, 50, false, true",
         "read_lat, -n 50, 2, 50, false, false",
         "send_bw, -n 200 -c UD -s 512, 512, 200, true, true",
-        "send_bw, -n 100 -c UD -s 256 -q 2 -b, 256, 100, true, true",
+        "send_bw, -n 100 -c UD -s 256 -q 2 -b, 256, 200, true, true", // -b: the row counts both ways
         "send_lat, -n 50 -c UD, 2, 50, false, true",
     })
     void twinsOverRdmaCm(String tool, String options, long size, long iters, boolean bw, boolean serverReports)
