@@ -191,19 +191,35 @@ class PerftestRdmaCmTest {
         }
         List<String> clientArgs = new ArrayList<>(common);
         clientArgs.addAll(List.of("--bind", CLIENT, target));
-        ExecutorService pool = Executors.newSingleThreadExecutor();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Side> server = pool.submit(() -> run(serverArgs));
-            Side client = null;
-            // Until the server listens its device answers REJ 8, which perftest's client reports as
-            // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
-            for (int attempt = 0; attempt < 200; attempt++) {
-                client = run(clientArgs);
-                if (!client.err.contains("Unexpected CM event bl blka 8")) {
-                    break;
+            Future<Side> clientRun = pool.submit(() -> {
+                Side c = null;
+                // Until the server listens its device answers REJ 8, which perftest's client reports as
+                // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
+                for (int attempt = 0; attempt < 200; attempt++) {
+                    c = run(clientArgs);
+                    if (!c.err.contains("Unexpected CM event bl blka 8")) {
+                        break;
+                    }
+                    Thread.sleep(50);
                 }
-                Thread.sleep(50);
+                return c;
+            });
+            while (!clientRun.isDone()) {
+                if (server.isDone() && server.get().status != 0) {
+                    // a failed server leaves its client waiting for the CM: report the server's reason
+                    try {
+                        return List.of(server.get(), clientRun.get(5, TimeUnit.SECONDS));
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        clientRun.cancel(true);
+                        return List.of(server.get(), new Side(-1, "(stopped: the server failed)", ""));
+                    }
+                }
+                Thread.sleep(50); // a condition wait: either side's end
             }
+            Side client = clientRun.get();
             if (client.status != 0) {
                 // perftest's server waits forever for a client that failed: stop it
                 try {
