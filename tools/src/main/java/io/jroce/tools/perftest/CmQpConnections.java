@@ -145,6 +145,10 @@ final class CmQpConnections implements AutoCloseable {
     /** rdma_cm_client_connection: up to 10 attempts 100 ms apart, each with new IDs after the first. */
     private void clientConnection(InetSocketAddress source, InetSocketAddress server)
         throws PerftestException, InterruptedException {
+        // perftest connects at once and races the server's rdma_listen: a request it misses fails the
+        // attempt, while a sibling ID's request may already have been accepted, and the server, which
+        // counts requests, never listens for the retry. The twin gives the server one retry delay first.
+        Thread.sleep(RETRY_DELAY_MS);
         for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
             try {
                 clientAttempt(source, server);
