@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * jroce's perftest twins with {@code -R} against real perftest 4.5-0.17 on Linux rxe with {@code -R},
  * in both roles: the out-of-band exchange over the control QP the RDMA CM connected (the 16-byte
  * versions, the sizes, the MTU, the 56-byte key records, the reports as SENDs) and every test QP
- * connected through a CM ID of its own. One guest per role runs every {@link #STEPS step} in turn
+ * connected through a CM ID of its own (UD: in the UDP port space, the peer's QP found with SIDR,
+ * send_lat's client QP told in a SEND with immediate). One guest per role runs every {@link #STEPS step} in turn
  * (as {@link PerftestRxeTest} does); each step checks what {@link PerftestRxeTest#check} checks of a
  * TCP run (both exit 0, each side's local address is the other's remote one, the GIDs, the rows'
  * {@code #bytes} and {@code #iterations}, the server's BW row the client's) and that both sides say
@@ -54,7 +55,9 @@ class PerftestCmRxeTest {
         new Step("send_bw", "send_bw", "-n 100"),
         new Step("atomic_bw", "atomic_bw", "-n 100"),
         new Step("write_lat", "write_lat", "-n 200"),
-        new Step("read_bw-q2", "read_bw", "-s 3000 -n 100 -q 2"));
+        new Step("read_bw-q2", "read_bw", "-s 3000 -n 100 -q 2"),
+        new Step("send_bw-ud", "send_bw", "-c UD -n 100"),
+        new Step("send_lat-ud", "send_lat", "-c UD -n 200"));
 
     /** The guest as server of every step; a jroce client connects to it (the default port 18515). */
     @TestFactory

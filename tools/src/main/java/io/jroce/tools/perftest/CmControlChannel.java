@@ -83,7 +83,7 @@ final class CmControlChannel implements OobChannel {
         }
     }
 
-    /** rdma_server_connect on {@code local} (the twin's device address and -p). */
+    /** rdma_server_connect on {@code local} (the wildcard 0.0.0.0 and -p, as perftest binds). */
     static CmControlChannel accept(InetSocketAddress local, int backlog, int retryCount)
         throws PerftestException, InterruptedException {
         CmControlChannel c = new CmControlChannel();

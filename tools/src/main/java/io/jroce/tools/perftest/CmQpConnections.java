@@ -1,21 +1,34 @@
 package io.jroce.tools.perftest;
 
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpAttributes;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
+import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
+import io.jroce.verbs.cm.RdmaUdParam;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The test's QPs with -R (create_rdma_cm_connection, perftest_communication.c): each QP has a CM ID
@@ -40,6 +53,9 @@ final class CmQpConnections implements AutoCloseable {
     private static final long CM_SLICE_MS = 200;
     /** How long the client waits for its DISCONNECTEDs: perftest waits forever, a twin gives up. */
     private static final long DISCONNECT_GUARD_MS = 30_000;
+    /** How long a UD side waits for the peer's QP number: perftest waits forever, a twin gives up. */
+    private static final long UD_EXCHANGE_GUARD_MS = 30_000;
+    private static final long PARK_NS = 50_000;
 
     private final PerftestParams p;
     private final PerftestContext ctx;
@@ -48,6 +64,8 @@ final class CmQpConnections implements AutoCloseable {
     private final int cycleBuffer;
     private final int cacheLine;
     private RdmaEventChannel channel;
+    /** The server's listener, from before the first handshake until every QP's request is accepted. */
+    private RdmaCmId listener;
     /** The client's IDs (rdma_cm_allocate_nodes). */
     private final List<RdmaCmId> nodes = new ArrayList<>();
     /** The connected IDs and their QPs, in connection order (the test's QP order). */
@@ -75,8 +93,15 @@ final class CmQpConnections implements AutoCloseable {
         CmQpConnections c = new CmQpConnections(p, ctx, cycleBuffer, cacheLine, out, err);
         try {
             c.channel = RdmaCm.createEventChannel();
+            RdmaCmId listener = null;
             if (server != null) {
                 c.allocateNodes();
+            } else {
+                // perftest's server calls rdma_listen only after this handshake, so its client's first
+                // connect races it (a missed REQ fails the attempt, and a sibling ID's request may already
+                // be accepted by a server that counts requests). Listening first is the same on the wire
+                // and leaves no race: the client connects only after the handshake.
+                listener = c.listen(local);
             }
             try {
                 comm.zeroHandShake();
@@ -87,7 +112,7 @@ final class CmQpConnections implements AutoCloseable {
             if (server != null) {
                 c.clientConnection(local, server);
             } else {
-                c.serverConnection(local);
+                c.serverConnection(listener);
             }
             for (QueuePair qp : c.qps) {
                 ctx.addQp(qp);
@@ -109,8 +134,21 @@ final class CmQpConnections implements AutoCloseable {
 
     private void allocateNodes() {
         for (int i = 0; i < p.numQps; i++) {
-            nodes.add(channel.createId(PortSpace.TCP));
+            nodes.add(channel.createId(portSpace()));
         }
+    }
+
+    /** rdma_cm_allocate_nodes: RDMA_PS_UDP for UD (its IDs resolve the service with SIDR), else RDMA_PS_TCP. */
+    private PortSpace portSpace() {
+        return p.qpType == QpType.UD ? PortSpace.UDP : PortSpace.TCP;
+    }
+
+    /**
+     * Whether the UD peers tell each other their QPs (send_lat, and send_bw with -b): the server's SIDR_REP
+     * names its QP, the client's QP goes in the immediate data of one SEND (rdma_cm_send_ud_connection_parameters).
+     */
+    private boolean udExchange() {
+        return p.qpType == QpType.UD && (!p.tool.bandwidth() || p.duplex);
     }
 
     /** rdma_cm_client_connection: up to 10 attempts 100 ms apart, each with new IDs after the first. */
@@ -156,6 +194,9 @@ final class CmQpConnections implements AutoCloseable {
                         qps.add(qp);
                     }
                     case ESTABLISHED -> {
+                        if (p.qpType == QpType.UD) {
+                            establishUd(event);
+                        }
                         connectsLeft--;
                         disconnectsLeft++;
                     }
@@ -174,17 +215,22 @@ final class CmQpConnections implements AutoCloseable {
         }
     }
 
-    /** rdma_cm_server_connection: listens, accepts one request per QP, destroys the listener. */
-    private void serverConnection(InetSocketAddress local) throws PerftestException, InterruptedException {
-        RdmaCmId listener = channel.createId(PortSpace.TCP);
+    /** rdma_cm_server_connection's rdma_bind_addr and rdma_listen; the listener is closed by {@link #close} on failure. */
+    private RdmaCmId listen(InetSocketAddress local) throws PerftestException {
+        listener = channel.createId(portSpace());
         try {
-            try {
-                listener.bindAddr(local);
-            } catch (VerbsException e) {
-                throw new PerftestException("Failed to bind RDMA CM address on the server. (" + e.getMessage() + ")"
-                    + "\nFailed to create RDMA CM connection." + FAILED, e);
-            }
-            listener.listen(p.numQps);
+            listener.bindAddr(local);
+        } catch (VerbsException e) {
+            throw new PerftestException("Failed to bind RDMA CM address on the server. (" + e.getMessage() + ")"
+                + "\nFailed to create RDMA CM connection." + FAILED, e);
+        }
+        listener.listen(p.numQps);
+        return listener;
+    }
+
+    /** rdma_cm_server_connection: accepts one request per QP on {@code listener}, then destroys it. */
+    private void serverConnection(RdmaCmId listener) throws PerftestException, InterruptedException {
+        try {
             int connectsLeft = p.numQps;
             while (connectsLeft > 0) {
                 RdmaCmEvent event = take();
@@ -192,12 +238,21 @@ final class CmQpConnections implements AutoCloseable {
                     switch (event.type()) {
                         case CONNECT_REQUEST -> {
                             RdmaCmId id = event.id();
+                            int index = connected.size();
                             QueuePair qp = createQp(id);
                             connected.add(id);
                             qps.add(qp);
+                            if (udExchange()) {
+                                qp.postRecv(new ReceiveWorkRequest().wrId(0).sgList(
+                                    new ScatterGatherEntry(ctx.sendAddress(index), PerftestContext.GRH + 4,
+                                        ctx.mr().lkey())));
+                            }
                             id.accept(connParam());
                             if (p.qpType == QpType.RC) {
                                 qp.modify(new QpAttributes().minRnrTimer(MIN_RNR_TIMER));
+                            }
+                            if (udExchange()) {
+                                initializeUdPeer(index, qp);
                             }
                             connectsLeft--;
                         }
@@ -217,7 +272,75 @@ final class CmQpConnections implements AutoCloseable {
             }
         } finally {
             listener.close();
+            this.listener = null;
         }
+    }
+
+    /**
+     * rdma_cm_establish_ud_connection: the SIDR_REP's address, QP and Q_Key become where the ID's QP
+     * sends; with {@link #udExchange} the QP's number then goes to the server in one SEND with
+     * immediate (4 bytes, wr_id 0), whose completion is awaited.
+     */
+    private void establishUd(RdmaCmEvent event) throws AttemptFailed {
+        int index = connected.indexOf(event.id());
+        RdmaUdParam ud = event.udParam();
+        if (index < 0 || ud == null) {
+            throw new AttemptFailed("Failed to create AH for RDMA CM connection.");
+        }
+        ctx.udPeer(index, ud.ahAttr(), ud.qpNum(), ud.qkey());
+        if (!udExchange()) {
+            return;
+        }
+        QueuePair qp = qps.get(index);
+        UdPeer peer = ctx.udPeer(index);
+        qp.postSend(new SendWorkRequest().wrId(0).opcode(WrOpcode.SEND_WITH_IMM).sendFlags(SendFlags.SIGNALED)
+            .immData(qp.qpNum()).ud(peer.ah(), peer.qpn(), peer.qkey())
+            .sgList(new ScatterGatherEntry(ctx.sendAddress(index), 4, ctx.mr().lkey())));
+        WorkCompletion wc = awaitCompletion(ctx.sendCq());
+        if (wc == null || wc.status() != WcStatus.SUCCESS || wc.opcode() != WcOpcode.SEND || wc.wrId() != 0) {
+            throw new AttemptFailed("Failed to poll CQ.\nBad WQE status when trying to send UD connection parameters"
+                + " in RDMA CM:\n Status: " + (wc == null ? "none" : wc.status().code()) + " ; ID: "
+                + (wc == null ? "none" : wc.wrId()) + ".\nFailed to send UD connection parameters to the remote node."
+                + "\nFailed to establish UD connection for RDMA CM.");
+        }
+    }
+
+    /**
+     * rdma_cm_initialize_ud_connection_parameters: the client's first SEND (the receive posted before
+     * the accept) gives the address handle (from its GRH, as ibv_create_ah_from_wc), its immediate the
+     * QP; the Q_Key is the own QP's, the port space's.
+     */
+    private void initializeUdPeer(int index, QueuePair qp) throws PerftestException {
+        WorkCompletion wc = awaitCompletion(ctx.recvCq());
+        if (wc == null || wc.status() != WcStatus.SUCCESS || wc.opcode() != WcOpcode.RECV || wc.wrId() != 0) {
+            throw new PerftestException("Failed to poll CQ.\nBad WQE status when trying to create AH for UD connection"
+                + " in RDMA CM:\n Status: " + (wc == null ? "none" : wc.status().code()) + " ; ID: "
+                + (wc == null ? "none" : wc.wrId()) + ".\nFailed to initialize UD connection parameters for RDMA CM."
+                + "\nFailed to create RDMA CM connection." + FAILED);
+        }
+        int at = (int) (ctx.sendAddress(index) - ctx.mr().address());
+        Gid source = GrhArea.source(ctx.mr().buffer(), at);
+        Gid destination = GrhArea.destination(ctx.mr().buffer(), at);
+        int sgidIndex = ctx.device().gids().indexOf(destination);
+        AddressVector av = new AddressVector().destGid(source).sgidIndex(sgidIndex < 0 ? p.gidIndex : sgidIndex)
+            .hopLimit(0xFF).trafficClass(0).serviceLevel(p.options.sl()).udpPort(p.options.device().peerUdpPort());
+        ctx.udPeer(index, av, wc.immData(), qp.query().qkey());
+    }
+
+    /**
+     * Polls {@code cq} for one completion as perftest does (it spins forever); the twin gives up
+     * after {@link #UD_EXCHANGE_GUARD_MS} and returns null.
+     */
+    private static WorkCompletion awaitCompletion(CompletionQueue cq) {
+        WorkCompletion wc = new WorkCompletion();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(UD_EXCHANGE_GUARD_MS);
+        while (!cq.poll(wc)) {
+            if (System.nanoTime() > deadline || Thread.currentThread().isInterrupted()) {
+                return null;
+            }
+            LockSupport.parkNanos(PARK_NS);
+        }
+        return wc;
     }
 
     /** The first connection's ctx_init (buffers, MR, CQs), then create_qp_main on the ID. */
@@ -264,7 +387,11 @@ final class CmQpConnections implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (disconnectsLeft > 0) {
+        if (listener != null) { // a failure between the listen and the accepts
+            quietly(listener::close);
+            listener = null;
+        }
+        if (disconnectsLeft > 0 && p.qpType != QpType.UD) { // no DISCONNECTED on a UD ID: perftest skips it too
             for (RdmaCmId id : connected) {
                 quietly(id::disconnect);
             }
@@ -290,7 +417,7 @@ final class CmQpConnections implements AutoCloseable {
 
     private void destroy() {
         // perftest destroys the QPs first; jroce's disconnect moves the QP to ERR, so it goes first
-        if (!connected.isEmpty()) {
+        if (!connected.isEmpty() && p.qpType != QpType.UD) {
             quietly(connected.get(connected.size() - 1)::disconnect);
         }
         for (QueuePair qp : qps) {

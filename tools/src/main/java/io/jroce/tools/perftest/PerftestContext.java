@@ -45,12 +45,14 @@ final class PerftestContext implements AutoCloseable {
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
     private final List<QueuePair> qps = new ArrayList<>();
-    private final List<AddressHandle> ahs = new ArrayList<>();
+    /** Where each UD QP sends, by QP index; null entries while this side does not send. */
+    private UdPeer[] udPeers;
     /** INC(BUFF_SIZE, cache line): the distance between two QPs' receive slots. */
     private long slot;
 
     private PerftestContext(PerftestParams p) {
         this.p = p;
+        this.udPeers = new UdPeer[p.numQps];
     }
 
     /** Opens the device named by -d on the --bind addresses (ctx_open_device). */
@@ -227,7 +229,7 @@ final class PerftestContext implements AutoCloseable {
             try {
                 qp.modify(rts);
                 if (p.qpType == QpType.UD) {
-                    ahs.add(closer.register(pd.createAddressHandle(av)));
+                    udPeer(i, av, dest.qpn(), QKEY);
                 }
             } catch (VerbsException e) {
                 throw new PerftestException("Failed to modify QP to RTS (" + e.getMessage() + ")"
@@ -240,14 +242,25 @@ final class PerftestContext implements AutoCloseable {
         return qps;
     }
 
-    /** Whether UD sends have their address handles (this side sends). */
-    boolean hasAddressHandles() {
-        return !ahs.isEmpty();
+    /** QP {@code i} (UD) sends to {@code av}, QP {@code qpn} with Q_Key {@code qkey}: its address handle made. */
+    void udPeer(int i, AddressVector av, int qpn, int qkey) {
+        AddressHandle ah = closer.register(pd.createAddressHandle(av));
+        udPeers[i] = new UdPeer(ah, qpn, qkey);
     }
 
-    /** The address handle of QP {@code i}'s peer (UD). */
-    AddressHandle ah(int i) {
-        return ahs.get(i);
+    /** Whether every UD QP knows where to send (this side sends). */
+    boolean hasUdPeers() {
+        for (UdPeer u : udPeers) {
+            if (u == null) {
+                return false;
+            }
+        }
+        return udPeers.length > 0;
+    }
+
+    /** Where QP {@code i} sends (UD). */
+    UdPeer udPeer(int i) {
+        return udPeers[i];
     }
 
     MemoryRegion mr() {

@@ -119,11 +119,6 @@ final class PerftestParams {
             out.println(" UC is not supported in librdmacm");
             throw new PerftestException("");
         }
-        if (rdmaCm && qpType == QpType.UD) {
-            out.println(PerftestReportWriter.LINE);
-            throw new PerftestException(" UD with rdma_cm (-R -c UD) is not supported by jroce yet: it needs the RDMA"
-                + " CM's SIDR (UD service ID resolution)");
-        }
         if (verb == PerftestTool.Verb.SEND && tool.bandwidth() && !client && !duplex) {
             noPeak = true;
         }

@@ -48,7 +48,7 @@ final class PerftestRun {
                 CmQpConnections cm = null;
                 try {
                     if (p.rdmaCm) {
-                        InetSocketAddress local = localAddress(ctx, p.client ? 0 : p.options.tcpPort());
+                        InetSocketAddress local = p.client ? localAddress(ctx, 0) : wildcard();
                         cm = CmQpConnections.connect(p, ctx, comm, local, p.client ? serverAddress() : null,
                             comm.cycleBuffer(), comm.cacheLine(), out, err);
                     } else {
@@ -79,8 +79,7 @@ final class PerftestRun {
 
     /**
      * establish_connection: TCP to -p, or with -R the control QP through the RDMA CM, from (client)
-     * or on (server) the device's address of the GID index: jroce has no wildcard listen, and the
-     * twin's device is the one its --bind addresses name.
+     * the device's address of the GID index, or on (server) the wildcard as perftest binds it.
      */
     private PerftestComm openComm(PerftestContext ctx) throws PerftestException, InterruptedException {
         if (!p.rdmaCm) {
@@ -89,7 +88,7 @@ final class PerftestRun {
         }
         OobChannel channel = p.client
             ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT)
-            : CmControlChannel.accept(localAddress(ctx, p.options.tcpPort()), p.numQps, CmQpConnections.RETRY_COUNT);
+            : CmControlChannel.accept(wildcard(), p.numQps, CmQpConnections.RETRY_COUNT);
         return new PerftestComm(channel, p.client);
     }
 
@@ -99,6 +98,15 @@ final class PerftestRun {
                 + " does not exist: the device has one GID per --bind address)");
         }
         return ctx.device().gids().get(p.gidIndex);
+    }
+
+    /**
+     * Where a server listens (rdma_server_connect, rdma_cm_server_connection): getaddrinfo(NULL, -p,
+     * AI_PASSIVE, AF_INET), i.e. 0.0.0.0: requests to any IPv4 address of the twin's device (the
+     * --bind addresses) are taken.
+     */
+    private InetSocketAddress wildcard() {
+        return new InetSocketAddress("0.0.0.0", p.options.tcpPort()); // a literal: no name lookup
     }
 
     private InetSocketAddress localAddress(PerftestContext ctx, int port) throws PerftestException {

@@ -52,7 +52,7 @@ final class PerftestUsage {
             sb.append("  -s, --size=<size>           Size of message to exchange (default ").append(bw ? 65536 : 2)
                 .append(")\n");
         }
-        sb.append("  -R, --rdma_cm               Connect QPs with rdma_cm and run test on those QPs (RC)\n");
+        sb.append("  -R, --rdma_cm               Connect QPs with rdma_cm and run test on those QPs (RC, UD)\n");
         sb.append("  -S, --sl=<sl>               SL (default 0)\n");
         sb.append("  -t, --tx-depth=<dep>        Size of tx queue (default ").append(bw ? 128 : 1).append(")\n");
         sb.append("  -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14\n");

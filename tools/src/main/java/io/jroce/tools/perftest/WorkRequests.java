@@ -64,8 +64,9 @@ final class WorkRequests {
                 }
                 case SEND -> {
                     wr.opcode(WrOpcode.SEND);
-                    if (p.qpType == QpType.UD && ctx.hasAddressHandles()) {
-                        wr.ud(ctx.ah(i), remote.get(i).qpn(), PerftestContext.QKEY);
+                    if (p.qpType == QpType.UD && ctx.hasUdPeers()) {
+                        UdPeer peer = ctx.udPeer(i);
+                        wr.ud(peer.ah(), peer.qpn(), peer.qkey());
                     }
                 }
                 default -> throw new IllegalStateException();

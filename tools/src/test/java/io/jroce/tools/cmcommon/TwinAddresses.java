@@ -20,12 +20,13 @@ public final class TwinAddresses {
     private TwinAddresses() {
     }
 
-    /** A UDP port free on both {@link #SERVER} and {@link #CLIENT}, for the two devices' RoCE port. */
+    /** A UDP port free on {@link #SERVER}, {@link #CLIENT} and {@link #PROBE}, for the devices' RoCE port. */
     public static int freeUdpPort() {
         while (true) {
             try (DatagramSocket a = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(SERVER), 0))) {
                 int p = a.getLocalPort();
-                try (DatagramSocket b = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(CLIENT), p))) {
+                try (DatagramSocket b = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(CLIENT), p));
+                     DatagramSocket c = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(PROBE), p))) {
                     return p;
                 } catch (IOException taken) {
                     // try another

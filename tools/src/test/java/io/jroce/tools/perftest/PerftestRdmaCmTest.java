@@ -41,6 +41,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PerftestRdmaCmTest {
+    /** The server device's second address. */
+    private static final String SECOND = TwinAddresses.PROBE;
     /** Guards against hangs only. */
     private static final long GUARD_S = 120;
     private static final Pattern ADDRESS = Pattern.compile(" (local|remote) address: (.*)\\n GID: (.*)");
@@ -61,6 +63,9 @@ class PerftestRdmaCmTest {
         "write_lat, -n 50, 2, 50, false, true",
         "send_lat, -n 50, 2, 50, false, true",
         "read_lat, -n 50, 2, 50, false, false",
+        "send_bw, -n 200 -c UD -s 512, 512, 200, true, true",
+        "send_bw, -n 100 -c UD -s 256 -q 2 -b, 256, 200, true, true", // -b: the row counts both ways
+        "send_lat, -n 50 -c UD, 2, 50, false, true",
     })
     void twinsOverRdmaCm(String tool, String options, long size, long iters, boolean bw, boolean serverReports)
         throws Exception {
@@ -104,12 +109,22 @@ class PerftestRdmaCmTest {
         assertEquals("", s.err);
     }
 
-    /** UD through the RDMA CM needs SIDR: refused with a reason until jroce has it. */
-    @Test
-    void udIsRefusedUntilSidr() throws Exception {
-        Side s = run(List.of("send_bw", "-R", "-c", "UD", "--bind", SERVER));
-        assertEquals(1, s.status, s.transcript("send_bw -R -c UD"));
-        assertTrue(s.err.contains("UD with rdma_cm (-R -c UD) is not supported by jroce yet"), s.transcript("send_bw"));
+    /**
+     * The server listens on the wildcard as perftest does (0.0.0.0): a client that connects to its
+     * device's second address (--bind twice) gets the control QP and the test QPs, RC and UD. The
+     * server still announces its GID of -x 0 (127.0.0.1), which the client prints as the remote one.
+     */
+    @ParameterizedTest
+    @CsvSource({"write_bw, RC", "send_lat, UD"})
+    void serverTakesClientsOnItsSecondAddress(String tool, String type) throws Exception {
+        List<Side> sides = runPair(tool, List.of(SERVER, SECOND), SECOND, "-n", "20", "-c", type);
+        String transcript = sides.get(0).transcript("server") + "\n" + sides.get(1).transcript("client");
+        assertEquals(0, sides.get(0).status, transcript);
+        assertEquals(0, sides.get(1).status, transcript);
+        assertEquals(addresses(sides.get(0).out, "local"), addresses(sides.get(1).out, "remote"), transcript);
+        assertTrue(addresses(sides.get(1).out, "remote").get(0)
+            .endsWith("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:01"), transcript);
+        assertRow(sides.get(1).out, tool.endsWith("_bw"), tool.endsWith("_bw") ? 65536 : 2, 20, transcript);
     }
 
     /** The key record as rdma_write_keys sends it with HAVE_ENDIAN: big-endian words, GID bytes at 32. */
@@ -158,27 +173,51 @@ class PerftestRdmaCmTest {
     }
 
     private static List<Side> runPair(String tool, String... options) throws Exception {
+        return runPair(tool, List.of(SERVER), SERVER, options);
+    }
+
+    /** The server's device on {@code serverBinds}, the client's on CLIENT, connecting to {@code target}. */
+    private static List<Side> runPair(String tool, List<String> serverBinds, String target, String... options)
+        throws Exception {
         String port = Integer.toString(freeTcpPort());
         String udp = Integer.toString(TwinAddresses.freeUdpPort());
         List<String> common = new ArrayList<>(List.of(tool, "-R", "-p", port, "--udp-port", udp));
         common.addAll(Arrays.stream(options).filter(o -> !o.isBlank()).toList());
         List<String> serverArgs = new ArrayList<>(common);
-        serverArgs.addAll(List.of("--bind", SERVER));
+        for (String b : serverBinds) {
+            serverArgs.addAll(List.of("--bind", b));
+        }
         List<String> clientArgs = new ArrayList<>(common);
-        clientArgs.addAll(List.of("--bind", CLIENT, SERVER));
-        ExecutorService pool = Executors.newSingleThreadExecutor();
+        clientArgs.addAll(List.of("--bind", CLIENT, target));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Side> server = pool.submit(() -> run(serverArgs));
-            Side client = null;
-            // Until the server listens its device answers REJ 8, which perftest's client reports as
-            // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
-            for (int attempt = 0; attempt < 200; attempt++) {
-                client = run(clientArgs);
-                if (!client.err.contains("Unexpected CM event bl blka 8")) {
-                    break;
+            Future<Side> clientRun = pool.submit(() -> {
+                Side c = null;
+                // Until the server listens its device answers REJ 8, which perftest's client reports as
+                // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
+                for (int attempt = 0; attempt < 200; attempt++) {
+                    c = run(clientArgs);
+                    if (!c.err.contains("Unexpected CM event bl blka 8")) {
+                        break;
+                    }
+                    Thread.sleep(50);
                 }
-                Thread.sleep(50);
+                return c;
+            });
+            while (!clientRun.isDone()) {
+                if (server.isDone() && server.get().status != 0) {
+                    // a failed server leaves its client waiting for the CM: report the server's reason
+                    try {
+                        return List.of(server.get(), clientRun.get(5, TimeUnit.SECONDS));
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        clientRun.cancel(true);
+                        return List.of(server.get(), new Side(-1, "(stopped: the server failed)", ""));
+                    }
+                }
+                Thread.sleep(50); // a condition wait: either side's end
             }
+            Side client = clientRun.get();
             if (client.status != 0) {
                 // perftest's server waits forever for a client that failed: stop it
                 try {
