@@ -30,6 +30,9 @@ class UdaddyTwinRxeTest {
         "initiating data transfers", "receiving data transfers", "data transfers complete", "test complete",
         "return status 0");
 
+    /** What the guest prints once its udaddy server listens (written split in the command, which the console echoes). */
+    private static final String LISTENING = "UDADDY-LISTENING";
+
     @Test
     void jroceAndRxeUdaddyExchangeDatagramsInBothRoles() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -37,22 +40,21 @@ class UdaddyTwinRxeTest {
             String host = network.hostIpv4();
             // The guest's client is run again while the host answers its SIDR_REQ with status 1
             // (jroce's client device still open, or jroce's server not listening yet): a guard.
-            String script = "udaddy -c 2 -C 20"
-                + " && i=0 && while :; do udaddy -s " + host + " -c 2 -C 20 > /tmp/udaddy.out 2>&1; rc=$?;"
+            // udaddy prints nothing once it listens, and a client run again while a server starts can have
+            // one SIDR_REQ refused (status 1) and the other accepted, which takes one of the server's -c
+            // slots for a client that is gone. So the guest says when its udaddy listens (rdma's CM ID
+            // table shows the LISTEN state), and the jroce client starts only then.
+            String script = "udaddy -c 2 -C 20 & s=$!;"
+                + " until rdma res show cm_id 2>/dev/null | grep -q LISTEN; do sleep 0.1; done; echo UDADDY-LISTEN''ING;"
+                + " wait $s && i=0 && while :; do udaddy -s " + host + " -c 2 -C 20 > /tmp/udaddy.out 2>&1; rc=$?;"
                 + " cat /tmp/udaddy.out; [ $rc -eq 0 ] && break;"
                 + " grep -q '" + UNANSWERED + "' /tmp/udaddy.out && [ $i -lt 120 ] || exit $rc;"
                 + " i=$((i+1)); sleep 1; done";
             try (RxePeer guest = RxePeer.builder().name("rxe-udaddy-twin").network(network).command(script)
                      .guestTimeout(Duration.ofMinutes(10)).start()) {
-                guest.awaitOutput("udaddy: starting server", BOOT);
-                JroceCommand.Result client = null;
-                for (int attempt = 0; attempt < 600; attempt++) {
-                    client = JroceCommand.start(pool, "udaddy", "-s", guest.ipv4(), "-c", "2", "-C", "20").await(RUN);
-                    if (client.status() == 0 || !client.lines().contains("udaddy: event: " + UNANSWERED)) {
-                        break;
-                    }
-                    Thread.sleep(200); // the guest's udaddy printed its first line before it listens
-                }
+                guest.awaitOutput(LISTENING, BOOT);
+                JroceCommand.Result client =
+                    JroceCommand.start(pool, "udaddy", "-s", guest.ipv4(), "-c", "2", "-C", "20").await(RUN);
                 String context = client.transcript() + "\n--- rxe so far:\n" + String.join("\n", guest.consoleLines());
                 assertEquals(0, client.status(), context);
                 assertEquals(CLIENT_LINES, client.lines(), context);
