@@ -28,6 +28,17 @@ public final class Configuration {
     /** The perftest twins' default for {@link #BUSY_POLL_PROP_NAME}: they spin as perftest does. */
     public static final boolean PERFTEST_BUSY_POLL_DEFAULT = true;
 
+    /** {@value}: which thread does a device's work, {@code eventLoop} or {@code invoker} ({@link ProgressMode}). */
+    public static final String PROGRESS_PROP_NAME = "jroce.progress";
+    public static final ProgressMode PROGRESS_DEFAULT = ProgressMode.EVENT_LOOP;
+
+    /**
+     * {@value}: in the invoker mode, microseconds after an application thread last progressed a
+     * device (polled, posted, called progress) that the device's fallback thread takes it over.
+     */
+    public static final String INVOKER_FALLBACK_AFTER_PROP_NAME = "jroce.invoker.fallbackAfterUs";
+    public static final int INVOKER_FALLBACK_AFTER_DEFAULT_US = 1_000;
+
     /** {@value}: empty CQ polls a perftest twin spins before it starts yielding. */
     public static final String PERFTEST_SPINS_PROP_NAME = "jroce.perftest.spins";
     public static final int PERFTEST_SPINS_DEFAULT = 64;
@@ -76,6 +87,12 @@ public final class Configuration {
             "UDP receive offload: a coalesced run of datagrams is read in one system call"),
         new Property(BUSY_POLL_PROP_NAME, BUSY_POLL_DEFAULT + " (perftest twins: " + PERFTEST_BUSY_POLL_DEFAULT + ")",
             "the I/O thread polls its sockets without sleeping while the application polls an empty receive CQ"),
+        new Property(PROGRESS_PROP_NAME, "eventLoop",
+            "which thread does a device's work: its own I/O thread (eventLoop) or the application's polls and posts "
+                + "(invoker, with a fallback thread; Linux epoll only)"),
+        new Property(INVOKER_FALLBACK_AFTER_PROP_NAME, String.valueOf(INVOKER_FALLBACK_AFTER_DEFAULT_US),
+            "invoker mode: microseconds after an application thread last polled, posted or progressed a device that "
+                + "its fallback thread takes over"),
         new Property(PERFTEST_SPINS_PROP_NAME, String.valueOf(PERFTEST_SPINS_DEFAULT),
             "empty CQ polls a perftest twin spins before it yields"),
         new Property(PERFTEST_YIELDS_PROP_NAME, String.valueOf(PERFTEST_YIELDS_DEFAULT),
@@ -109,6 +126,26 @@ public final class Configuration {
 
     public static boolean busyPoll() {
         return busyPoll(BUSY_POLL_DEFAULT);
+    }
+
+    /** {@link #PROGRESS_PROP_NAME}: {@code eventLoop} or {@code invoker} (case ignored). */
+    public static ProgressMode progressMode() {
+        String v = value(PROGRESS_PROP_NAME);
+        if (v == null) {
+            return PROGRESS_DEFAULT;
+        }
+        if (v.equalsIgnoreCase("eventLoop")) {
+            return ProgressMode.EVENT_LOOP;
+        }
+        if (v.equalsIgnoreCase("invoker")) {
+            return ProgressMode.INVOKER;
+        }
+        throw new IllegalArgumentException("system property " + PROGRESS_PROP_NAME + " must be eventLoop or invoker, got '"
+            + v + "'");
+    }
+
+    public static int invokerFallbackAfterUs() {
+        return nonNegativeInt(INVOKER_FALLBACK_AFTER_PROP_NAME, INVOKER_FALLBACK_AFTER_DEFAULT_US);
     }
 
     public static int perftestSpins() {

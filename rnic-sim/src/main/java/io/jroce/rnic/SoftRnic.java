@@ -9,12 +9,15 @@ import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
+import io.jroce.rnic.runtime.InvokerIoContext;
+import io.jroce.rnic.runtime.OwnedTransport;
 import io.jroce.stack.fabric.FabricEndpoint;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.fault.FaultInjectingTransport;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.stats.Counters;
+import io.jroce.stack.transport.PolledTransport;
 import io.jroce.stack.transport.PollingHint;
 import io.jroce.stack.transport.RoceTransport;
 import io.jroce.stack.udp.UdpTransport;
@@ -63,6 +66,8 @@ public final class SoftRnic {
         private boolean gro = Configuration.gro();
         private boolean busyPoll = Configuration.busyPoll();
         private long memoryBudget = Configuration.memoryBudget();
+        private ProgressMode progressMode = Configuration.progressMode();
+        private long fallbackAfterNs = TimeUnit.MICROSECONDS.toNanos(Configuration.invokerFallbackAfterUs());
 
         private Builder() {
         }
@@ -156,6 +161,32 @@ public final class SoftRnic {
         }
 
         /**
+         * Which thread does the device's work (default {@code -Djroce.progress}, else
+         * {@link ProgressMode#EVENT_LOOP}): its own I/O thread, or in {@link ProgressMode#INVOKER}
+         * the application's threads as they poll, post and call {@link RdmaDevice#progress()},
+         * with a fallback thread while none does. See docs/progress-modes.md.
+         */
+        public Builder progressMode(ProgressMode mode) {
+            this.progressMode = Arguments.notNull(mode, "progress mode");
+            return this;
+        }
+
+        /**
+         * In the invoker mode: how long after an application thread last polled, posted or called
+         * {@link RdmaDevice#progress()} the device's fallback thread takes it over (default
+         * {@code -Djroce.invoker.fallbackAfterUs}, else 1 ms). Shorter serves an application
+         * that stops polling sooner; longer wakes the fallback thread less while it polls.
+         */
+        public Builder invokerFallbackAfter(long duration, TimeUnit unit) {
+            Arguments.notNull(unit, "time unit");
+            if (duration <= 0) {
+                throw new InvalidAttributeException("the fallback window must be positive, got " + duration + " " + unit);
+            }
+            this.fallbackAfterNs = unit.toNanos(duration);
+            return this;
+        }
+
+        /**
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
@@ -183,6 +214,9 @@ public final class SoftRnic {
          * @throws TransportException when a socket cannot be opened or bound (port in use, address not local)
          */
         public RdmaDevice open() {
+            if (progressMode == ProgressMode.INVOKER) {
+                return openInvoker();
+            }
             List<Gid> gids = gids();
             Counters counters = new Counters();
             UdpTransport transport;
@@ -211,6 +245,39 @@ public final class SoftRnic {
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.
             CmDevices.register(device, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort);
+            return device;
+        }
+
+        /** The invoker mode on UDP: a transport with no thread of its own. */
+        private RdmaDevice openInvoker() {
+            throw new UnsupportedOperationException("DIRECT-UDP-PENDING");
+        }
+
+        /**
+         * Opens the device in the {@link ProgressMode#INVOKER invoker mode} on a transport built by
+         * the caller (an in-memory pipe in tests, for one); the device closes it. The transport
+         * must count its drops in {@code counters}.
+         */
+        public RdmaDevice open(PolledTransport transport, Counters counters) {
+            Arguments.notNull(transport, "transport");
+            Arguments.notNull(counters, "counters");
+            return openInvoker(transport, counters, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort);
+        }
+
+        private RdmaDevice openInvoker(PolledTransport transport, Counters counters, int cmPort) {
+            List<Gid> gids;
+            try {
+                gids = gids();
+            } catch (RuntimeException e) {
+                transport.close();
+                throw e;
+            }
+            InvokerIoContext io = new InvokerIoContext(TimeUnit.MICROSECONDS.toNanos(TIMER_TICK_US), transport,
+                fallbackAfterNs);
+            SoftDevice device = SoftDevice.open(name, gids, activeMtu, new OwnedTransport(transport, io), io, counters,
+                memoryBudget);
+            io.start(device::onTimer, name);
+            CmDevices.register(device, cmPort == 0 ? AddressVector.ROCE_V2_PORT : cmPort);
             return device;
         }
 

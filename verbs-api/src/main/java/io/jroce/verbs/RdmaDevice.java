@@ -32,6 +32,20 @@ public interface RdmaDevice extends AutoCloseable {
     /** A snapshot of the device's counters by name (rxe hw_counters names plus jroce's drop reasons). */
     Map<String, Long> counters();
 
+    /**
+     * Does the device's pending work on the calling thread, when the device lets application
+     * threads drive it (jroce's invoker progress mode): reads what arrived, runs the protocol,
+     * sends, and runs due timers. For a loop that waits on memory rather than on a CQ (a WRITE's
+     * last byte, as perftest's write_lat polls): polling a CQ does the same by itself. A device
+     * with an I/O thread of its own does nothing here.
+     *
+     * @return how much work was done (0: nothing was ready, another thread was progressing the
+     *         device, or the device has an I/O thread of its own)
+     */
+    default int progress() {
+        return 0;
+    }
+
     /** Closes the device; refused with {@link ResourceBusyException} while PDs, CQs or completion channels remain. */
     @Override
     void close();

@@ -18,4 +18,21 @@ public interface IoContext {
 
     /** The time in nanoseconds (monotonic), as the I/O thread sees it. */
     long nowNs();
+
+    /**
+     * Lets the calling application thread do the device's pending work itself, when the context
+     * allows it (the invoker progress mode): returns how much it did. A context with an I/O
+     * thread of its own does nothing here and returns 0.
+     */
+    default int progress() {
+        return 0;
+    }
+
+    /**
+     * The calling application thread is about to block waiting for the device (a blocking poll,
+     * a completion channel, the RDMA CM): a context whose application threads progress the device
+     * hands it to its fallback thread at once. Nothing for a context with an I/O thread of its own.
+     */
+    default void handOver() {
+    }
 }

@@ -74,6 +74,7 @@ final class SoftCompletionChannel implements CompletionChannel {
     public CompletionQueue getEvent(long timeout, TimeUnit unit) throws InterruptedException {
         Arguments.notNull(unit, "time unit");
         long remaining = unit.toNanos(timeout);
+        device().progress(); // the invoker mode: what already arrived may fire the CQ
         lock.lockInterruptibly();
         try {
             ensureOpen();
@@ -81,6 +82,7 @@ final class SoftCompletionChannel implements CompletionChannel {
                 if (remaining <= 0) {
                     return null;
                 }
+                device().handOver();
                 remaining = ready.awaitNanos(remaining);
                 if (closed) {
                     throw new ResourceClosedException("completion channel was destroyed while waiting for an event");

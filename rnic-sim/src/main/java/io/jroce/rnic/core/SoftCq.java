@@ -132,6 +132,9 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         ensureOpen();
         Arguments.notNull(wcs, "completion array");
         int n = ring.poll(wcs);
+        if (n == 0 && device.progress() > 0) {
+            n = ring.poll(wcs); // the invoker mode: this thread just did the device's work
+        }
         if (n == 0) {
             emptyPoll();
         }
@@ -142,7 +145,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     public boolean poll(WorkCompletion wc) {
         ensureOpen();
         Arguments.notNull(wc, "completion");
-        if (ring.take(wc)) {
+        if (ring.take(wc) || device.progress() > 0 && ring.take(wc)) {
             return true;
         }
         emptyPoll();
@@ -155,6 +158,7 @@ final class SoftCq implements CompletionQueue, CompletionSink {
         if (poll(wc)) { // throws when the CQ is destroyed already
             return true;
         }
+        device.handOver();
         return waiters.take(ring, wc, unit.toNanos(timeout)); // destroyed while waiting: false, as before
     }
 

@@ -132,6 +132,20 @@ public final class SoftDevice implements RdmaDevice {
         this.pollingHint = hint;
     }
 
+    @Override
+    public int progress() {
+        return closed ? 0 : io.progress();
+    }
+
+    /**
+     * The calling application thread is about to block until the device does something (a
+     * blocking poll, a completion channel, the RDMA CM): in the invoker mode, the fallback thread
+     * takes the device over at once. Any thread.
+     */
+    public void handOver() {
+        io.handOver();
+    }
+
     /** Called by a CQ poll that found nothing: the application waits for this device's I/O thread. */
     void emptyPoll() {
         io.jroce.stack.transport.PollingHint h = pollingHint;

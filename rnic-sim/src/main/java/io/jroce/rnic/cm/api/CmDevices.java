@@ -49,6 +49,16 @@ public final class CmDevices {
      * {@code cma_listen_on_all}: {@code listener} listens on every device that registers from now on;
      * returns those registered already, for it to listen on.
      */
+    /**
+     * An application thread is about to wait for CM events: every device in the invoker progress
+     * mode hands itself to its fallback thread, which answers the MADs that the event waits for.
+     */
+    static void handOverAll() {
+        for (CmDevice d : DEVICES) {
+            d.device.handOver();
+        }
+    }
+
     static synchronized List<CmDevice> listenOnAll(SoftCmId listener) {
         WILDCARD_LISTENERS.add(listener);
         return List.copyOf(DEVICES);

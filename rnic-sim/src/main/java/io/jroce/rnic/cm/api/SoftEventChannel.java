@@ -47,6 +47,11 @@ final class SoftEventChannel implements RdmaEventChannel {
     @Override
     public RdmaCmEvent get(long timeout, TimeUnit unit) throws InterruptedException {
         ensureOpen();
+        RdmaCmEvent ready = events.poll();
+        if (ready != null) {
+            return taken(ready);
+        }
+        CmDevices.handOverAll();
         return taken(events.poll(timeout, unit));
     }
 

@@ -1,0 +1,303 @@
+package io.jroce.rnic.runtime;
+
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.jroce.rnic.core.IoContext;
+import io.jroce.stack.transport.PolledTransport;
+import io.jroce.verbs.VerbsException;
+
+/**
+ * The I/O "thread" of a device in the {@link io.jroce.rnic.ProgressMode#INVOKER invoker mode}: not a
+ * thread but an owner, whichever thread holds the device's progress lock. Application threads take
+ * it without waiting when they poll a CQ, post or call {@code progress()}, and do the device's work
+ * on their own thread: queued tasks, the datagrams ready on the sockets, due timers, the flush.
+ * Another thread that wants the device (a second poller) finds it taken and goes on; a task it
+ * queued runs before the owner lets go. While no application thread has progressed the device for
+ * the fallback window ({@code jroce.invoker.fallbackAfterUs}), the {@link ProgressFallback} thread takes the same lock and serves
+ * it, woken by the sockets.
+ *
+ * <p><b>One owner at a time.</b> Every piece of RNIC state is touched only with the lock held, so
+ * the engines stay single-threaded as they are on the event loop. {@link #call} waits for the lock
+ * (a blocking verb such as Modify QP); pollers then step aside ({@link #pendingCalls}) so that a
+ * busy-polling thread cannot starve it.
+ */
+public final class InvokerIoContext implements IoContext {
+    private static final Logger LOG = LoggerFactory.getLogger(InvokerIoContext.class);
+
+    /** Datagrams read per receive call of a progress round. */
+    static final int RECEIVE_BATCH = 32;
+    /** Tasks queued without allocating; beyond, they overflow into a linked queue (rare: contention). */
+    private static final int TASK_QUEUE_CAPACITY = 4096;
+
+    private final ReentrantLock owner = new ReentrantLock();
+    private final Queue<Runnable> tasks = new ManyToOneConcurrentArrayQueue<>(TASK_QUEUE_CAPACITY);
+    private final Queue<Runnable> overflow = new ConcurrentLinkedQueue<>();
+    /** Threads waiting in {@link #call}: pollers do not take the lock while any waits. */
+    private final AtomicInteger pendingCalls = new AtomicInteger();
+    private final long timerTickNs;
+    /** How long after an application thread's last {@link #progress} the fallback thread takes over. */
+    private final long fallbackAfterNs;
+    private final PolledTransport transport;
+    /** The device's timer entry point; null until {@link #start}. */
+    private volatile Runnable timers;
+    private ProgressFallback fallback;
+    /** When the timers are next due. Owner only. */
+    private volatile long nextTimerNs;
+    /** When an application thread last asked to progress the device; 0: handed over. */
+    private volatile long lastApplicationNs;
+    private volatile boolean closed;
+
+    /**
+     * @param timerTickNs how often the device's timers run
+     * @param transport   the device's sockets, read and written by whichever thread owns the device
+     * @param fallbackAfterNs how long after an application thread's last progress the fallback
+     *                    thread takes over
+     */
+    public InvokerIoContext(long timerTickNs, PolledTransport transport, long fallbackAfterNs) {
+        this.timerTickNs = timerTickNs;
+        this.fallbackAfterNs = fallbackAfterNs;
+        this.transport = transport;
+        this.nextTimerNs = System.nanoTime() + timerTickNs;
+    }
+
+    /**
+     * Starts the timers ({@code timers}, the device's entry point, run every tick by whichever
+     * thread owns the device) and the {@link ProgressFallback} thread; once the device is open
+     * (the device is built with this context, so its timer entry cannot come in through the
+     * constructor).
+     */
+    public void start(Runnable timers, String deviceName) {
+        if (fallback != null) {
+            throw new IllegalStateException("already started");
+        }
+        this.timers = timers;
+        fallback = new ProgressFallback(this, transport, deviceName);
+        fallback.start();
+    }
+
+    @Override
+    public boolean inIoThread() {
+        return owner.isHeldByCurrentThread();
+    }
+
+    /**
+     * Runs {@code task} as the owner: at once on the calling thread when the device is free (a post
+     * sends its packets before it returns), else after the current owner's work, before it lets go.
+     * Never blocks.
+     *
+     * @throws RejectedExecutionException once the device is closed
+     */
+    @Override
+    public void execute(Runnable task) {
+        if (closed) {
+            throw new RejectedExecutionException("the device is closed");
+        }
+        if (owner.isHeldByCurrentThread() || pendingCalls.get() != 0 || !owner.tryLock()) {
+            enqueue(task);
+            return;
+        }
+        try {
+            runTasks();
+            runSafely(task);
+            maintenance(System.nanoTime());
+        } finally {
+            release();
+        }
+    }
+
+    /** Runs {@code task} as the owner and returns its result, waiting for the lock if another thread holds it. */
+    @Override
+    public <T> T call(Callable<T> task) {
+        if (owner.isHeldByCurrentThread()) {
+            return callNow(task);
+        }
+        pendingCalls.incrementAndGet();
+        owner.lock();
+        pendingCalls.decrementAndGet();
+        try {
+            if (closed) {
+                throw new io.jroce.verbs.TransportException("the device's transport is closed");
+            }
+            runTasks();
+            T result = callNow(task);
+            maintenance(System.nanoTime());
+            return result;
+        } finally {
+            release();
+        }
+    }
+
+    private static <T> T callNow(Callable<T> task) {
+        try {
+            return task.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new VerbsException("task failed: " + e, e);
+        }
+    }
+
+    @Override
+    public long nowNs() {
+        return System.nanoTime();
+    }
+
+    /**
+     * An application thread's turn: if the device is free, runs its work on this thread (queued
+     * tasks, up to {@link #RECEIVE_BATCH} ready datagrams, due timers, the flush) and returns how
+     * much it did; 0 when another thread owns it or nothing was ready. Also tells the fallback
+     * thread that an application thread is progressing the device.
+     */
+    @Override
+    public int progress() {
+        long now = System.nanoTime();
+        lastApplicationNs = now == 0 ? 1 : now;
+        if (closed || pendingCalls.get() != 0 || owner.isHeldByCurrentThread() || !owner.tryLock()) {
+            return 0;
+        }
+        try {
+            return round(now);
+        } finally {
+            release();
+        }
+    }
+
+    /** The calling application thread is about to block: the fallback thread takes over now. */
+    @Override
+    public void handOver() {
+        if (lastApplicationNs != 0) {
+            lastApplicationNs = 0;
+            transport.wakeUp();
+        }
+    }
+
+    long fallbackAfterNs() {
+        return fallbackAfterNs;
+    }
+
+    /** When an application thread last progressed the device (0: it handed over). */
+    long lastApplicationNs() {
+        return lastApplicationNs;
+    }
+
+    /** The fallback thread's round: waits for the lock (never starves a caller), then as {@link #progress}. */
+    int fallbackRound() {
+        pendingCalls.incrementAndGet();
+        owner.lock();
+        pendingCalls.decrementAndGet();
+        try {
+            return closed ? 0 : round(System.nanoTime());
+        } finally {
+            release();
+        }
+    }
+
+    /** Nanoseconds until the timers are due (0 when they are), as of {@code nowNs}. Any thread: a hint. */
+    long nanosToTimers(long nowNs) {
+        return Math.max(0, nextTimerNs - nowNs);
+    }
+
+    /**
+     * Closes the transport as the owner, so that no round reads a closed socket; later calls are
+     * refused and progress does nothing. Idempotent.
+     */
+    public void close() {
+        if (fallback != null) {
+            fallback.stop();
+        }
+        owner.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            runTasks(); // what was queued before the close still runs (e.g. the device's last events)
+            transport.close();
+        } finally {
+            owner.unlock();
+        }
+    }
+
+
+    private int round(long now) {
+        int work = runTasks();
+        work += transport.receive(RECEIVE_BATCH);
+        work += runTasks();
+        work += maintenance(now);
+        return work;
+    }
+
+    /** Due timers and the flush of what the work sent. Owner only. */
+    private int maintenance(long now) {
+        int work = 0;
+        Runnable t = timers;
+        if (t != null && now - nextTimerNs >= 0) {
+            nextTimerNs = now + timerTickNs;
+            runSafely(t);
+            work++;
+        }
+        transport.flush();
+        return work;
+    }
+
+    private void enqueue(Runnable task) {
+        if (!overflow.isEmpty() || !tasks.offer(task)) {
+            overflow.add(task);
+        }
+    }
+
+    private int runTasks() {
+        int n = 0;
+        Runnable t;
+        while ((t = tasks.poll()) != null) {
+            runSafely(t);
+            n++;
+        }
+        while ((t = overflow.poll()) != null) {
+            runSafely(t);
+            n++;
+        }
+        return n;
+    }
+
+    private static void runSafely(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("device task failed", e); // as on the event loop: one task's bug must not stop the device
+        }
+    }
+
+    /**
+     * Lets go of the device at the outermost level; a task queued by another thread meanwhile
+     * (it found the lock taken) is run first, by taking the lock again if nobody else did.
+     */
+    private void release() {
+        if (owner.getHoldCount() > 1) {
+            owner.unlock();
+            return;
+        }
+        while (true) {
+            owner.unlock();
+            if ((tasks.isEmpty() && overflow.isEmpty()) || closed || !owner.tryLock()) {
+                return;
+            }
+            try {
+                runTasks();
+                maintenance(System.nanoTime());
+            } catch (RuntimeException e) {
+                owner.unlock();
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.jroce.rnic.runtime;
+
+import org.agrona.DirectBuffer;
+
+import io.jroce.stack.transport.PolledTransport;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.jroce.stack.transport.RoceTransport;
+
+/**
+ * What an invoker-mode device sees of its {@link PolledTransport}: sends and flushes go straight
+ * through (the device calls them as the owner), joining and leaving a multicast group (called by an
+ * application thread) run as the owner so that they never race a round reading the sockets, and
+ * closing stops the fallback thread and closes the sockets as the owner.
+ */
+public final class OwnedTransport implements RoceTransport {
+    private final PolledTransport transport;
+    private final InvokerIoContext io;
+
+    public OwnedTransport(PolledTransport transport, InvokerIoContext io) {
+        this.transport = transport;
+        this.io = io;
+    }
+
+    @Override
+    public void start(RocePacketHandler handler) {
+        transport.start(handler);
+    }
+
+    @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort);
+    }
+
+    @Override
+    public void flush() {
+        transport.flush();
+    }
+
+    @Override
+    public void joinGroup(byte[] group) {
+        io.call(() -> {
+            transport.joinGroup(group);
+            return null;
+        });
+    }
+
+    @Override
+    public void leaveGroup(byte[] group) {
+        io.call(() -> {
+            transport.leaveGroup(group);
+            return null;
+        });
+    }
+
+    @Override
+    public void close() {
+        io.close();
+    }
+}

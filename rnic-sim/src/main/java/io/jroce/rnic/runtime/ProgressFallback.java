@@ -1,0 +1,76 @@
+package io.jroce.rnic.runtime;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.jroce.stack.transport.PolledTransport;
+
+/**
+ * The thread that progresses an invoker-mode device while no application thread does: the
+ * passive side of a READ, WRITE or atomic, RDMA CM traffic on QP1, the timers of a QP whose
+ * application went quiet, anything that arrives while the application blocks.
+ *
+ * <p>While an application thread progressed the device within
+ * the fallback window ({@code jroce.invoker.fallbackAfterUs}), it sleeps without watching the sockets (the
+ * application reads them), waking once that window may have closed or on a hand-over. Otherwise it
+ * takes the device for a round, and when a round finds nothing to do it sleeps until a socket is
+ * readable, a hand-over or a task arrives, or the timers are due.
+ */
+final class ProgressFallback implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressFallback.class);
+    private static final long STOP_WAIT_MS = 5_000;
+
+    private final InvokerIoContext io;
+    private final PolledTransport transport;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    ProgressFallback(InvokerIoContext io, PolledTransport transport, String deviceName) {
+        this.io = io;
+        this.transport = transport;
+        this.thread = new Thread(this, "jroce-" + deviceName + "-fallback");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops the thread and waits for it (unless called on it). */
+    void stop() {
+        running = false;
+        transport.wakeUp();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(STOP_WAIT_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                LOG.warn("{} did not stop within {} ms", thread.getName(), STOP_WAIT_MS);
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                long now = System.nanoTime();
+                long last = io.lastApplicationNs();
+                long window = io.fallbackAfterNs();
+                if (last != 0 && now - last < window) {
+                    transport.await(window - (now - last), false);
+                    continue;
+                }
+                if (io.fallbackRound() == 0 && running) {
+                    transport.await(io.nanosToTimers(System.nanoTime()), true);
+                }
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.error("{}: progress round failed", thread.getName(), e); // keep serving the device
+                }
+            }
+        }
+    }
+}

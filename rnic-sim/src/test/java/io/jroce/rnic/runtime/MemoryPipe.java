@@ -1,0 +1,129 @@
+package io.jroce.rnic.runtime;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import io.jroce.stack.transport.PolledTransport;
+import io.jroce.stack.transport.RocePacketHandler;
+import io.jroce.verbs.Gid;
+
+/**
+ * Two {@link PolledTransport} ends joined in memory, with real threads and no sockets: what the
+ * invoker mode's runtime needs to be tested alone (which thread reads, who takes over, who
+ * waits). One end {@link #drop drops} what it sends while told to, as a peer gone away.
+ */
+final class MemoryPipe {
+    final End a;
+    final End b;
+
+    MemoryPipe(String addressA, String addressB) {
+        a = new End(Gid.parse(addressA).toBytes());
+        b = new End(Gid.parse(addressB).toBytes());
+        a.peer = b;
+        b.peer = a;
+    }
+
+    private record Datagram(byte[] bytes, byte[] src) {
+    }
+
+    static final class End implements PolledTransport {
+        final byte[] address;
+        End peer;
+        volatile boolean drop;
+        volatile Thread lastReader;
+        /** True while a thread waits in {@link #await} without watching the sockets. */
+        volatile boolean sleepingUnwatched;
+        private final ConcurrentLinkedQueue<Datagram> inbound = new ConcurrentLinkedQueue<>();
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition signal = lock.newCondition();
+        private boolean woken;
+        private RocePacketHandler handler;
+        private volatile boolean closed;
+
+        End(byte[] address) {
+            this.address = address;
+        }
+
+        @Override
+        public void start(RocePacketHandler handler) {
+            this.handler = handler;
+        }
+
+        @Override
+        public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+            if (drop || peer.closed || !Arrays.equals(dstAddress, peer.address)) {
+                return true; // lost on the way, as a datagram to a host that is gone
+            }
+            byte[] copy = new byte[length];
+            packet.getBytes(offset, copy);
+            peer.inbound.add(new Datagram(copy, srcAddress.clone()));
+            peer.signal();
+            return true;
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public int receive(int maxDatagrams) {
+            int n = 0;
+            Datagram d;
+            while (n < maxDatagrams && (d = inbound.poll()) != null) {
+                lastReader = Thread.currentThread();
+                handler.onPacket(new UnsafeBuffer(d.bytes), 0, d.bytes.length, d.src, 4791, address.clone());
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public void await(long timeoutNs, boolean watchSockets) {
+            long left = timeoutNs;
+            lock.lock();
+            sleepingUnwatched = !watchSockets;
+            try {
+                while (!woken && !(watchSockets && !inbound.isEmpty()) && left > 0) {
+                    left = signal.awaitNanos(left);
+                }
+                woken = false;
+                sleepingUnwatched = false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void wakeUp() {
+            lock.lock();
+            try {
+                woken = true;
+                signal.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void signal() {
+            lock.lock();
+            try {
+                signal.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+    }
+}
