@@ -130,9 +130,14 @@ public final class Configuration {
 
     /** {@link #PROGRESS_PROP_NAME}: {@code eventLoop} or {@code invoker} (case ignored). */
     public static ProgressMode progressMode() {
+        return progressMode(PROGRESS_DEFAULT);
+    }
+
+    /** {@link #PROGRESS_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default). */
+    public static ProgressMode progressMode(ProgressMode toolDefault) {
         String v = value(PROGRESS_PROP_NAME);
         if (v == null) {
-            return PROGRESS_DEFAULT;
+            return toolDefault;
         }
         if (v.equalsIgnoreCase("eventLoop")) {
             return ProgressMode.EVENT_LOOP;

@@ -9,10 +9,12 @@ import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
+import io.jroce.rnic.runtime.DelayedSends;
 import io.jroce.rnic.runtime.InvokerIoContext;
 import io.jroce.rnic.runtime.OwnedTransport;
 import io.jroce.stack.fabric.FabricEndpoint;
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.fault.FaultInjectingPolledTransport;
 import io.jroce.stack.fault.FaultInjectingTransport;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.PacketTrace;
@@ -20,6 +22,7 @@ import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.PolledTransport;
 import io.jroce.stack.transport.PollingHint;
 import io.jroce.stack.transport.RoceTransport;
+import io.jroce.stack.udp.DirectUdpTransport;
 import io.jroce.stack.udp.UdpTransport;
 import io.jroce.stack.udp.UdpTransportException;
 import io.jroce.verbs.AddressVector;
@@ -248,9 +251,30 @@ public final class SoftRnic {
             return device;
         }
 
-        /** The invoker mode on UDP: a transport with no thread of its own. */
+        /** The invoker mode on UDP: sockets with no thread of their own ({@link DirectUdpTransport}). */
         private RdmaDevice openInvoker() {
-            throw new UnsupportedOperationException("DIRECT-UDP-PENDING");
+            gids(); // refuse a builder without addresses before opening sockets
+            Counters counters = new Counters();
+            DirectUdpTransport sockets;
+            try {
+                DirectUdpTransport.Builder tb = DirectUdpTransport.builder().localAddresses(addresses).port(udpPort)
+                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso);
+                if (pcap != null) {
+                    tb.pcap(pcap);
+                }
+                sockets = tb.build();
+            } catch (UdpTransportException e) {
+                throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
+                    + " in the invoker progress mode: " + e.getMessage(), e);
+            }
+            PolledTransport transport = sockets;
+            DelayedSends delayed = null;
+            if (faults != null) {
+                delayed = new DelayedSends(name);
+                transport = new FaultInjectingPolledTransport(new FaultInjectingTransport(sockets, faults,
+                    faultTrace != null ? faultTrace : new PacketTrace(1024), System::nanoTime, delayed), sockets);
+            }
+            return openInvoker(transport, counters, sockets.port(), delayed);
         }
 
         /**
@@ -261,10 +285,10 @@ public final class SoftRnic {
         public RdmaDevice open(PolledTransport transport, Counters counters) {
             Arguments.notNull(transport, "transport");
             Arguments.notNull(counters, "counters");
-            return openInvoker(transport, counters, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort);
+            return openInvoker(transport, counters, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort, null);
         }
 
-        private RdmaDevice openInvoker(PolledTransport transport, Counters counters, int cmPort) {
+        private RdmaDevice openInvoker(PolledTransport transport, Counters counters, int cmPort, DelayedSends delayed) {
             List<Gid> gids;
             try {
                 gids = gids();
@@ -274,9 +298,24 @@ public final class SoftRnic {
             }
             InvokerIoContext io = new InvokerIoContext(TimeUnit.MICROSECONDS.toNanos(TIMER_TICK_US), transport,
                 fallbackAfterNs);
-            SoftDevice device = SoftDevice.open(name, gids, activeMtu, new OwnedTransport(transport, io), io, counters,
-                memoryBudget);
+            if (delayed != null) {
+                delayed.runAs(io::execute);
+            }
+            SoftDevice device;
+            try {
+                device = SoftDevice.open(name, gids, activeMtu, new OwnedTransport(transport, io), io, counters,
+                    memoryBudget);
+            } catch (RuntimeException e) {
+                transport.close();
+                if (delayed != null) {
+                    delayed.close();
+                }
+                throw e;
+            }
             io.start(device::onTimer, name);
+            if (delayed != null) {
+                device.onClose(delayed::close);
+            }
             CmDevices.register(device, cmPort == 0 ? AddressVector.ROCE_V2_PORT : cmPort);
             return device;
         }

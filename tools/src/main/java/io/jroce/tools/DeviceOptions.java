@@ -1,5 +1,7 @@
 package io.jroce.tools;
 
+import io.jroce.rnic.Configuration;
+import io.jroce.rnic.ProgressMode;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -21,8 +23,10 @@ import java.util.List;
  * @param udpPort     the RoCE UDP port it binds
  * @param peerUdpPort the RoCE UDP port of the peer (the same unless told otherwise)
  * @param pcap        where it captures what it sends and receives, or null
+ * @param progress    which thread runs it ({@code --progress}), or null for the tool's default
  */
-public record DeviceOptions(String name, List<String> binds, int udpPort, int peerUdpPort, Path pcap) {
+public record DeviceOptions(String name, List<String> binds, int udpPort, int peerUdpPort, Path pcap,
+                            ProgressMode progress) {
     public static final String DEFAULT_NAME = "jroce0";
     public static final String DEFAULT_BIND = "127.0.0.1";
 
@@ -33,6 +37,9 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
     /** The builder of the device, for a command that sets more (perftest's busy polling). */
     public SoftRnic.Builder builder() {
         SoftRnic.Builder builder = SoftRnic.builder().name(name).udpPort(udpPort);
+        if (progress != null) {
+            builder.progressMode(progress);
+        }
         binds.forEach(builder::address);
         if (pcap != null) {
             builder.pcap(pcap);
@@ -42,7 +49,17 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
 
     /** A device on one address without a peer, as the demo opens its two. */
     public static DeviceOptions of(String name, String address, int udpPort, Path pcap) {
-        return new DeviceOptions(name, List.of(address), udpPort, udpPort, pcap);
+        return new DeviceOptions(name, List.of(address), udpPort, udpPort, pcap, null);
+    }
+
+    /**
+     * These options with the progress mode a tool defaults to, unless {@code --progress} or
+     * {@code -Djroce.progress} chose one: the perftest and pingpong twins busy-poll as their
+     * originals do, so they run in the invoker mode (docs/progress-modes.md).
+     */
+    public DeviceOptions withProgressDefault(ProgressMode toolDefault) {
+        return progress != null ? this
+            : new DeviceOptions(name, binds, udpPort, peerUdpPort, pcap, Configuration.progressMode(toolDefault));
     }
 
     /** Opens the device; what SoftRnic's builder throws goes to the caller, which words it as its tool does. */
@@ -57,6 +74,7 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         private int udpPort = AddressVector.ROCE_V2_PORT;
         private int peerUdpPort = -1;
         private Path pcap;
+        private ProgressMode progress;
         private final OptionSpec udpPortOption = OptionSpec.value(OptionSpec.NO_SHORT, "udp-port",
             (spelling, value) -> udpPort = Getopt.integer(spelling, value, 1, 65535));
 
@@ -78,7 +96,8 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
             return List.of(
                 OptionSpec.value(OptionSpec.NO_SHORT, "bind", (spelling, value) -> binds.add(address(value))),
                 udpPortOption,
-                OptionSpec.value(OptionSpec.NO_SHORT, "pcap", (spelling, value) -> pcap = Path.of(value)));
+                OptionSpec.value(OptionSpec.NO_SHORT, "pcap", (spelling, value) -> pcap = Path.of(value)),
+                OptionSpec.value(OptionSpec.NO_SHORT, "progress", (spelling, value) -> progress = progressMode(value)));
         }
 
         /** {@code --udp-port} under an older name that a command keeps. */
@@ -89,7 +108,15 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         /** What was given, with the defaults: 127.0.0.1, UDP port 4791, the peer's port the same. */
         public DeviceOptions build() {
             return new DeviceOptions(name, binds.isEmpty() ? List.of(DEFAULT_BIND) : binds, udpPort,
-                peerUdpPort < 0 ? udpPort : peerUdpPort, pcap);
+                peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, progress);
+        }
+
+        private static ProgressMode progressMode(String value) throws UsageException {
+            return switch (value) {
+                case "eventLoop" -> ProgressMode.EVENT_LOOP;
+                case "invoker" -> ProgressMode.INVOKER;
+                default -> throw new UsageException("--progress takes eventLoop or invoker, got '" + value + "'");
+            };
         }
 
         private static String address(String literal) throws UsageException {

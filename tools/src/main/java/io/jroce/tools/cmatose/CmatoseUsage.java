@@ -61,6 +61,8 @@ final class CmatoseUsage {
           --bind ADDR            the device's IP addresses instead, one GID each; repeatable
           --udp-port N           RoCE UDP port of this device, and of its peers (default 4791)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+          --progress MODE        which thread runs the device: eventLoop (default: its own I/O thread)
+                                 or invoker (the application's polls); docs/progress-modes.md
         """;
 
     private CmatoseUsage() {

@@ -79,7 +79,8 @@ public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddres
 
     /** The device's options with these addresses. */
     public DeviceOptions device(DeviceOptions given) {
-        return new DeviceOptions(given.name(), addresses, given.udpPort(), given.peerUdpPort(), given.pcap());
+        return new DeviceOptions(given.name(), addresses, given.udpPort(), given.peerUdpPort(), given.pcap(),
+            given.progress());
     }
 
     /** The passive side's bind address, or the active side's source, on {@code port}. */

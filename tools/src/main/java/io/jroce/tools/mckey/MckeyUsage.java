@@ -61,6 +61,8 @@ final class MckeyUsage {
           --udp-port N           RoCE UDP port of this device, and of the group (default 4791)
           --peer-udp-port N      RoCE UDP port the sender sends to (default: --udp-port)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+          --progress MODE        which thread runs the device: eventLoop (default: its own I/O thread)
+                                 or invoker (the application's polls); docs/progress-modes.md
         """;
 
     private MckeyUsage() {

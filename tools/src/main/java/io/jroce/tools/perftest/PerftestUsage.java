@@ -71,6 +71,9 @@ final class PerftestUsage {
               --udp-port N           RoCE UDP port of this device, and of the peer (default 4791)
               --peer-udp-port N      RoCE UDP port of the peer if it differs
               --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+              --progress MODE        which thread runs the device: invoker (default: the tool busy-polls
+                                     as its original does, so the polling thread does the RNIC's work, with no
+                                     hand-off) or eventLoop (its own I/O thread); docs/progress-modes.md
 
             perftest options jroce does not take (-z, -e, -g, -M, -O, -l, -C, -H, -U, --use_cuda, ...)
             are refused with the reason.

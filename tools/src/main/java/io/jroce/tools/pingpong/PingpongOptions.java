@@ -118,6 +118,9 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
           --peer-udp-port N      RoCE UDP port of the peer if it differs (two devices on one
                                  address, e.g. both on ::1)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+          --progress MODE        which thread runs the device: invoker (default: the tool busy-polls
+                                 as its original does, so the polling thread does the RNIC's work, with no
+                                 hand-off) or eventLoop (its own I/O thread); docs/progress-modes.md
           --timeout SECONDS      give up when the peer stays silent that long (default 0: wait
                                  forever, as %TOOL% does)
         """;

@@ -65,6 +65,8 @@ final class RpingUsage {
           --udp-port N           RoCE UDP port of this device, and of its peers (default 4791;
                                  the RDMA CM sends to the peers' port, so it is one port)
           --pcap FILE            capture what the device sends and receives (pcap, for Wireshark)
+          --progress MODE        which thread runs the device: eventLoop (default: its own I/O thread)
+                                 or invoker (the application's polls); docs/progress-modes.md
         """;
 
     private RpingUsage() {
