@@ -61,7 +61,7 @@ final class DatagramReceiver {
         return ipv4IdRecoveries.get();
     }
 
-    /** Counts and logs an exception caught on the event loop that is not a socket error. */
+    /** Counts and logs an exception caught on the receiving thread that is not a socket error. */
     void internalError(String what, Throwable cause) {
         counters.increment(Counter.DROP_INTERNAL_ERROR);
         LOG.debug("{}", what, cause);

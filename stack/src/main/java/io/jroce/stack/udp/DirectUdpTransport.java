@@ -238,11 +238,10 @@ public final class DirectUdpTransport implements PolledTransport {
         }
     }
 
+    /** Ends the running {@link #await} or the next one; ignored once closed. Any thread. */
     @Override
     public void wakeUp() {
-        if (!closed.get()) {
-            readiness.wakeUp();
-        }
+        readiness.wakeUp();
     }
 
     /**

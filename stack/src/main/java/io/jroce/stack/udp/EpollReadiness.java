@@ -37,6 +37,8 @@ final class EpollReadiness implements AutoCloseable {
     private int[] sockets = new int[0];
     /** Whether the sockets are in the epoll set. Written by the awaiting thread under {@link #lock}. */
     private boolean watching;
+    /** Set by {@link #close}; guarded by the eventfd's monitor. */
+    private boolean closed;
 
     EpollReadiness() {
         this.events = EpollInternals.newEpollEventArray(EVENTS);
@@ -121,9 +123,17 @@ final class EpollReadiness implements AutoCloseable {
         Native.epollWait(epoll, events, timerFd, sec, ns);
     }
 
-    /** Ends the running {@link #await}, or the next one. Any thread; one write(2) to the eventfd. */
+    /**
+     * Ends the running {@link #await}, or the next one. Any thread; one write(2) to the eventfd,
+     * none once closed. Synchronised with {@link #close} only, so that a wake-up racing a close
+     * never writes to a descriptor number the kernel already gave to another file.
+     */
     void wakeUp() {
-        Native.eventFdWrite(eventFd.intValue(), 1L);
+        synchronized (eventFd) {
+            if (!closed) {
+                Native.eventFdWrite(eventFd.intValue(), 1L);
+            }
+        }
     }
 
     private void watch(boolean watch) throws IOException {
@@ -142,7 +152,10 @@ final class EpollReadiness implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(epoll);
-        closeQuietly(eventFd);
+        synchronized (eventFd) {
+            closed = true;
+            closeQuietly(eventFd);
+        }
         closeQuietly(timerFd);
     }
 
