@@ -443,6 +443,25 @@ class DirectUdpTransportTest {
         assertEquals(1, a.transport.counters().get(Counter.DROP_TX_FAILED));
     }
 
+    /**
+     * A message the kernel refuses (Linux will not route from 127.0.0.1 to a non-loopback address:
+     * EINVAL) is dropped and counted; the messages behind it in the same sendmmsg still leave.
+     */
+    @Test
+    void aMessageTheKernelRefusesIsCountedAndTheRestLeaves() throws Exception {
+        Direct a = direct("127.0.0.1");
+        Direct b = direct("127.0.0.1");
+        byte[] elsewhere = IpAddresses.toBytes16(InetAddress.getByName("192.0.2.1"));
+        byte[] p = packet(new Random(19), 20);
+        byte[] q = packet(new Random(20), 300);
+        assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, elsewhere, 4791));
+        assertTrue(a.transport.send(new UnsafeBuffer(q), 0, q.length, a.address16, b.address16, b.port()));
+        a.transport.flush();
+        assertEquals(1, a.transport.counters().get(Counter.DROP_TX_FAILED));
+        assertArrayEquals(q, b.take().packet());
+        assertEquals(0, a.transport.counters().get(Counter.DROP_INTERNAL_ERROR));
+    }
+
     @Test
     void portZeroPicksOnePortForEveryAddress() {
         DirectUdpTransport t = DirectUdpTransport.builder().localAddress("127.0.0.1").localAddress("::1").port(0).build();
@@ -457,7 +476,8 @@ class DirectUdpTransportTest {
         Direct a = direct("127.0.0.1");
         UdpTransportException e = assertThrows(UdpTransportException.class,
             () -> DirectUdpTransport.builder().localAddress("127.0.0.1").port(a.port()).build());
-        assertTrue(e.getMessage().contains("127.0.0.1:" + a.port()), e.getMessage());
+        assertTrue(e.getMessage().startsWith("cannot bind a UDP socket to 127.0.0.1:" + a.port()), e.getMessage());
+        assertTrue(e.getMessage().toLowerCase().contains("in use"), e.getMessage());
     }
 
     @Test
