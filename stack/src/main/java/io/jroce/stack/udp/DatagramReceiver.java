@@ -10,14 +10,16 @@ import io.jroce.stack.transport.RocePacketHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.DatagramPacket;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receive path of a {@link UdpTransport}, on its event loop: checks the length, verifies the
+ * The receive path of a {@link UdpTransport} (on its event loop) and of a {@link DirectUdpTransport}
+ * (on the thread that receives): checks the length, verifies the
  * ICRC against the IP/UDP header the datagram arrived with, and hands the packet without its
  * ICRC to the RNIC. Every rejected datagram is counted; nothing here throws. With a capture, each
  * datagram long enough to hold a BTH and ICRC is written to it, with the IP ID its ICRC verified
@@ -33,6 +35,9 @@ final class DatagramReceiver {
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final Ipv4IdRecovery idRecovery = new Ipv4IdRecovery();
     private final SourceAddressCache sources = new SourceAddressCache();
+    /** A datagram Netty read (packet and ICRC). */
+    private final UnsafeBuffer datagramView = new UnsafeBuffer();
+    /** The packet handed to the handler (without the ICRC). */
     private final UnsafeBuffer view = new UnsafeBuffer();
     private final DirectWindow window = new DirectWindow();
     private final byte[] srcScratch = new byte[16];
@@ -56,40 +61,69 @@ final class DatagramReceiver {
         return ipv4IdRecoveries.get();
     }
 
-    /** Counts and logs an exception caught on the event loop that is not a socket error. */
+    /** Counts and logs an exception caught on the receiving thread that is not a socket error. */
     void internalError(String what, Throwable cause) {
         counters.increment(Counter.DROP_INTERNAL_ERROR);
         LOG.debug("{}", what, cause);
     }
 
-    /** Handles one datagram; the caller releases it and catches what the RNIC's handler throws. */
+    /**
+     * Handles one datagram Netty read; the caller releases it and catches what the RNIC's handler
+     * throws.
+     */
     void receive(LocalEndpoint local, DatagramPacket datagram) {
         ByteBuf content = datagram.content();
         int length = content.readableBytes();
+        if (!acceptableLength(length)) {
+            return;
+        }
+        InetSocketAddress sender = datagram.sender();
+        if (sender == null) {
+            internalError("datagram without sender on " + local, null);
+            return;
+        }
+        wrap(content, content.readerIndex(), length);
+        check(local, datagramView, 0, length, sources.lookup(sender.getAddress()), sender.getPort());
+    }
+
+    /**
+     * Handles one datagram read into {@code buffer} at {@code offset} (packet and ICRC,
+     * {@code length} bytes) from {@code src16} (16 bytes, IPv4-mapped for IPv4):{@code srcPort};
+     * the caller catches what the RNIC's handler throws. Allocates nothing.
+     */
+    void receive(LocalEndpoint local, DirectBuffer buffer, int offset, int length, byte[] src16, int srcPort) {
+        if (acceptableLength(length)) {
+            check(local, buffer, offset, length, src16, srcPort);
+        }
+    }
+
+    /** False, counted, for a datagram too short to hold a BTH and ICRC or longer than the largest taken. */
+    private boolean acceptableLength(int length) {
         if (length < MIN_DATAGRAM) {
             counters.increment(Counter.DROP_TRUNCATED);
-            return;
+            return false;
         }
         if (length > maxDatagramSize) {
             // Longer than any packet of the largest MTU: it filled its read slot (and may have been
             // cut there, where its first bytes could pass for a whole packet), or came whole
             // through GRO's larger buffer. Either way it is no RoCE packet of this device.
             counters.increment(Counter.DROP_OVERSIZED);
-            return;
+            return false;
         }
-        InetSocketAddress sender = datagram.sender();
+        return true;
+    }
+
+    /** Verifies the ICRC of a datagram of an acceptable length and hands the packet to the handler. */
+    private void check(LocalEndpoint local, DirectBuffer buffer, int offset, int length, byte[] src16, int srcPort) {
         RocePacketHandler h = handler;
-        if (sender == null || h == null) {
-            internalError("datagram without sender or before start() on " + local, null);
+        if (h == null) {
+            internalError("datagram before start() on " + local, null);
             return;
         }
         int roceLength = length - IcrcCalculator.ICRC_LENGTH;
-        int start = content.readerIndex();
-        int received = content.getIntLE(start + roceLength);
-        wrap(content, start, roceLength);
+        int received = buffer.getInt(offset + roceLength, ByteOrder.LITTLE_ENDIAN);
+        view.wrap(buffer, offset, roceLength);
 
-        byte[] src16 = sources.lookup(sender.getAddress());
-        int srcPort = sender.getPort();
         if (local.ipv4) {
             if (!IpAddresses.isIpv4Mapped(src16)) {
                 counters.increment(Counter.DROP_WRONG_ADDRESS);
@@ -131,9 +165,9 @@ final class DatagramReceiver {
         h.onPacket(view, 0, roceLength, srcScratch, srcPort, dstScratch);
     }
 
-    /** Points {@link #view} at the datagram's bytes without copying or allocating when they are direct. */
+    /** Points {@link #datagramView} at the datagram's bytes without copying or allocating when they are direct. */
     private void wrap(ByteBuf content, int start, int length) {
-        if (window.wrap(content, start, length, view)) {
+        if (window.wrap(content, start, length, datagramView)) {
             return;
         }
         byte[] copy = copyScratch;
@@ -141,6 +175,6 @@ final class DatagramReceiver {
             copyScratch = copy = new byte[Math.max(length, 2048)];
         }
         content.getBytes(start, copy, 0, length);
-        view.wrap(copy, 0, length);
+        datagramView.wrap(copy, 0, length);
     }
 }

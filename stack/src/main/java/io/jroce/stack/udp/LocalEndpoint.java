@@ -6,7 +6,11 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
-/** One local IP address with its bound socket. Mutable state is touched on the event loop only. */
+/**
+ * One local IP address with its bound socket. Mutable state is touched on the event loop only. A
+ * {@link DirectUdpTransport} uses the address part and the port (its sockets are {@link DirectSocket}s):
+ * {@link #channel} and {@link #sendBatch} stay null there.
+ */
 final class LocalEndpoint {
     final InetAddress address;
     final boolean ipv4;

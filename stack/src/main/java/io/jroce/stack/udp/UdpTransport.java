@@ -303,7 +303,7 @@ public final class UdpTransport implements RoceTransport {
      */
     @Override
     public void joinGroup(byte[] group) {
-        InetAddress address = groupAddress(group);
+        InetAddress address = Addresses.groupAddress(group);
         if (loop.inEventLoop()) {
             throw new IllegalStateException("joinGroup waits for the event loop: call it from another thread");
         }
@@ -317,7 +317,7 @@ public final class UdpTransport implements RoceTransport {
             List<NetworkInterface> interfaces = new ArrayList<>();
             for (LocalEndpoint ep : endpoints) {
                 if (ep.ipv4 == Addresses.isIpv4(address)) {
-                    interfaces.add(interfaceOf(ep));
+                    interfaces.add(Addresses.interfaceOf(ep));
                 }
             }
             if (interfaces.isEmpty()) {
@@ -348,7 +348,7 @@ public final class UdpTransport implements RoceTransport {
     /** Leaves {@code group}: closes its socket, which drops the memberships. A group not joined is ignored. */
     @Override
     public void leaveGroup(byte[] group) {
-        InetAddress address = groupAddress(group);
+        InetAddress address = Addresses.groupAddress(group);
         LocalEndpoint g;
         synchronized (groups) {
             g = groups.remove(address);
@@ -369,31 +369,6 @@ public final class UdpTransport implements RoceTransport {
                 list.add(g.socketAddress());
             }
             return List.copyOf(list);
-        }
-    }
-
-    private static InetAddress groupAddress(byte[] group) {
-        InetAddress address;
-        try {
-            address = InetAddress.getByAddress(IpAddresses.isIpv4Mapped(group) ? Arrays.copyOfRange(group, 12, 16) : group);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an address: " + Arrays.toString(group), e);
-        }
-        if (!address.isMulticastAddress()) {
-            throw new IllegalArgumentException("not a multicast address: " + address.getHostAddress());
-        }
-        return address;
-    }
-
-    private static NetworkInterface interfaceOf(LocalEndpoint ep) {
-        try {
-            NetworkInterface ni = NetworkInterface.getByInetAddress(ep.address);
-            if (ni == null) {
-                throw new UdpTransportException("no network interface has the address " + ep);
-            }
-            return ni;
-        } catch (SocketException e) {
-            throw new UdpTransportException("cannot find the interface of " + ep + ": " + e.getMessage(), e);
         }
     }
 
@@ -643,28 +618,7 @@ public final class UdpTransport implements RoceTransport {
          * "fe80::1%eth0"); not a host name, not a wildcard, not multicast.
          */
         public Builder localAddress(String ipLiteral) {
-            Objects.requireNonNull(ipLiteral, "ipLiteral");
-            String bare = ipLiteral.startsWith("[") && ipLiteral.endsWith("]")
-                ? ipLiteral.substring(1, ipLiteral.length() - 1) : ipLiteral;
-            if (!NetUtil.isValidIpV4Address(bare) && !NetUtil.isValidIpV6Address(bare)) {
-                throw new IllegalArgumentException("not an IP address literal: " + ipLiteral);
-            }
-            InetAddress address;
-            try {
-                address = InetAddress.getByName(bare);
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("unusable IP address " + ipLiteral + ": " + e.getMessage(), e);
-            }
-            if (address.isAnyLocalAddress() || address.isMulticastAddress()) {
-                throw new IllegalArgumentException("a local address must be a unicast address of this host, not "
-                    + ipLiteral + " (the transport needs to know which address a packet arrived on)");
-            }
-            for (InetAddress a : addresses) {
-                if (Arrays.equals(a.getAddress(), address.getAddress())) {
-                    throw new IllegalArgumentException("local address given twice: " + ipLiteral);
-                }
-            }
-            addresses.add(address);
+            addresses.add(Addresses.localAddress(ipLiteral, addresses));
             return this;
         }
 

@@ -5,5 +5,9 @@
  * send, and its verification (with IPv4 ID recovery) on receive. Sending batches datagrams into
  * pooled buffers and hands same-size runs to the kernel as UDP GSO messages ({@code SendBatch});
  * receiving may take coalesced runs through UDP GRO; neither allocates per packet in jroce's code.
+ * {@link io.jroce.stack.udp.DirectUdpTransport} is the same on the wire without a thread of its own,
+ * for the invoker progress mode: the caller's thread reads and sends through Netty's native sockets
+ * ({@code EpollInternals} reaches the batch calls that allocate nothing), a fallback thread awaits
+ * readiness.
  */
 package io.jroce.stack.udp;

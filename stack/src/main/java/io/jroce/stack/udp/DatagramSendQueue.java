@@ -1,0 +1,292 @@
+package io.jroce.stack.udp;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.stats.Counters;
+import io.netty.channel.epoll.LinuxSocket;
+import io.netty.channel.unix.Errors;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one socket of a {@link DirectUdpTransport} was given to send and has not sent yet: the
+ * datagrams back to back in one preallocated direct buffer of the send queue's size, grouped into
+ * messages. Consecutive datagrams to one destination form a run that leaves as one UDP GSO message
+ * (UDP_SEGMENT, cut by the kernel into datagrams of the run's first size, only the last shorter;
+ * the k-th segment gets IPv4 ID k, as {@link SendBatch} explains), without GSO each datagram is its
+ * own message. {@link #flush} hands all messages to one sendmmsg(2) through {@link EpollInternals}
+ * (nothing allocated); what the kernel does not take (EAGAIN) stays queued for the next flush.
+ * Without {@link EpollInternals}, one {@code Socket.sendToAddress} per datagram, GSO off.
+ * One thread at a time.
+ */
+final class DatagramSendQueue {
+    private static final Logger LOG = LoggerFactory.getLogger(DatagramSendQueue.class);
+    /** Messages queued at most: UIO_MAXIOV, the most one sendmmsg(2) takes. */
+    static final int MAX_MESSAGES = 1024;
+    /** Linux errno values (asm-generic/errno-base.h) with which a path may refuse UDP GSO. */
+    private static final int EIO = 5;
+    private static final int EINVAL = 22;
+
+    private final LinuxSocket socket;
+    private final int fd;
+    private final boolean ipv6;
+    private final Counters counters;
+    private final String name;
+    private final UnsafeBuffer buffer;
+    private final long bufferAddress;
+    private final int capacity;
+    private final int maxRunBytes;
+    private boolean gso;
+
+    /** Queued messages are [head, count); their bytes [offsets[head], tail). */
+    private int head;
+    private int count;
+    private int tail;
+    private final int[] offsets = new int[MAX_MESSAGES];
+    private final int[] bytes = new int[MAX_MESSAGES];
+    private final int[] segmentSizes = new int[MAX_MESSAGES];
+    private final int[] segments = new int[MAX_MESSAGES];
+    private final int[] ports = new int[MAX_MESSAGES];
+    private final int[] scopeIds = new int[MAX_MESSAGES];
+    private final byte[] destinations = new byte[MAX_MESSAGES * 16];
+    /** Fallback only: the destinations as socket addresses. */
+    private final InetSocketAddress[] recipients;
+    /** A shorter datagram ended the last message's run: GSO allows only the last segment to be short. */
+    private boolean runClosed;
+    /** The datagram reserved last joins the last message. */
+    private boolean joining;
+
+    /** sendmmsg entries, their recipient address arrays and their iovecs; null without {@link EpollInternals}. */
+    private final Object[] packets;
+    private final byte[][] recipientAddresses;
+    private final UnsafeBuffer iovecs;
+
+    DatagramSendQueue(LinuxSocket socket, boolean ipv6, boolean ipv4, int capacity, boolean gso, boolean nativeBatches,
+                      Counters counters, String name) {
+        this.socket = socket;
+        this.fd = socket.intValue();
+        this.ipv6 = ipv6;
+        this.counters = counters;
+        this.name = name;
+        this.capacity = capacity;
+        ByteBuffer memory = ByteBuffer.allocateDirect(capacity);
+        this.buffer = new UnsafeBuffer(memory);
+        this.bufferAddress = BufferUtil.address(memory);
+        this.maxRunBytes = 65535 - (ipv4 ? 20 : 0) - 8;
+        this.gso = gso && nativeBatches;
+        if (nativeBatches) {
+            packets = EpollInternals.newPackets(MAX_MESSAGES);
+            recipientAddresses = new byte[MAX_MESSAGES][];
+            iovecs = new UnsafeBuffer(ByteBuffer.allocateDirect(DatagramReader.IOVEC_SIZE * MAX_MESSAGES));
+            for (int i = 0; i < MAX_MESSAGES; i++) {
+                recipientAddresses[i] = EpollInternals.recipientAddress(packets[i]);
+                EpollInternals.iovecs(packets[i], iovecs.addressOffset() + (long) i * DatagramReader.IOVEC_SIZE, 1);
+            }
+            recipients = null;
+        } else {
+            packets = null;
+            recipientAddresses = null;
+            iovecs = null;
+            recipients = new InetSocketAddress[MAX_MESSAGES];
+        }
+    }
+
+    /** Whether runs leave as GSO messages (off for good once the kernel refused one). */
+    boolean gso() {
+        return gso;
+    }
+
+    /** The memory datagrams are written to, at the offset {@link #reserve} returned. */
+    UnsafeBuffer buffer() {
+        return buffer;
+    }
+
+    boolean isEmpty() {
+        return head == count;
+    }
+
+    /**
+     * Makes room for a datagram of {@code length} bytes to {@code dst16}:{@code port} (flushing
+     * first if the queue is full). Returns the offset in {@link #buffer()} to write it at, or -1
+     * when the kernel does not take what is queued and no room is left.
+     *
+     * @param recipient the destination as a socket address, for the fallback only (else null)
+     */
+    int reserve(byte[] dst16, int port, int scopeId, InetSocketAddress recipient, int length) {
+        if (tail + length > capacity && !makeRoom(length)) {
+            return -1;
+        }
+        joining = canJoin(dst16, port, length);
+        if (!joining) {
+            if (count == MAX_MESSAGES) {
+                flush();
+                compact();
+                if (count == MAX_MESSAGES) {
+                    return -1;
+                }
+            }
+            int m = count;
+            System.arraycopy(dst16, 0, destinations, m * 16, 16);
+            ports[m] = port;
+            scopeIds[m] = scopeId;
+            if (recipients != null) {
+                recipients[m] = recipient;
+            }
+        }
+        return tail;
+    }
+
+    /**
+     * The IPv4 ID the kernel gives the datagram just reserved: its index in its GSO message
+     * (inet_gso_segment counts up from the message's ID, 0 with DF on an unconnected socket).
+     */
+    int ipv4Id() {
+        return joining ? segments[count - 1] : 0;
+    }
+
+    /** Adds the datagram written at the reserved offset. */
+    void commit(int length) {
+        if (joining) {
+            int m = count - 1;
+            bytes[m] += length;
+            segments[m]++;
+            if (length < segmentSizes[m]) {
+                runClosed = true;
+            }
+        } else {
+            int m = count++;
+            offsets[m] = tail;
+            bytes[m] = length;
+            segmentSizes[m] = length;
+            segments[m] = 1;
+            runClosed = false;
+        }
+        tail += length;
+    }
+
+    private boolean canJoin(byte[] dst16, int port, int length) {
+        int m = count - 1;
+        return gso && count > head && !runClosed && segments[m] < SendBatch.MAX_GSO_SEGMENTS
+            && length <= segmentSizes[m] && bytes[m] + length <= maxRunBytes && ports[m] == port
+            && Arrays.equals(destinations, m * 16, m * 16 + 16, dst16, 0, 16);
+    }
+
+    private boolean makeRoom(int length) {
+        compact();
+        if (tail + length <= capacity) {
+            return true;
+        }
+        flush();
+        compact();
+        return tail + length <= capacity;
+    }
+
+    /** Moves what is queued to the start of the buffer and of the message arrays. */
+    private void compact() {
+        if (head == 0) {
+            return;
+        }
+        int n = count - head;
+        int from = n == 0 ? tail : offsets[head];
+        if (n > 0) {
+            buffer.putBytes(0, buffer, from, tail - from);
+            for (int i = head; i < count; i++) {
+                offsets[i] -= from;
+            }
+            System.arraycopy(offsets, head, offsets, 0, n);
+            System.arraycopy(bytes, head, bytes, 0, n);
+            System.arraycopy(segmentSizes, head, segmentSizes, 0, n);
+            System.arraycopy(segments, head, segments, 0, n);
+            System.arraycopy(ports, head, ports, 0, n);
+            System.arraycopy(scopeIds, head, scopeIds, 0, n);
+            System.arraycopy(destinations, head * 16, destinations, 0, n * 16);
+            if (recipients != null) {
+                System.arraycopy(recipients, head, recipients, 0, n);
+            }
+        }
+        tail -= from;
+        head = 0;
+        count = n;
+    }
+
+    /**
+     * Sends what is queued, as far as the kernel takes it; a message it refuses for another reason
+     * than a full buffer is dropped and its datagrams counted ({@link Counter#DROP_TX_FAILED}).
+     *
+     * @return true when nothing is left queued
+     */
+    boolean flush() {
+        if (packets != null) {
+            flushNative();
+        } else {
+            flushOneByOne();
+        }
+        if (head == count) {
+            head = 0;
+            count = 0;
+            tail = 0;
+            runClosed = false;
+            return true;
+        }
+        return false;
+    }
+
+    private void flushNative() {
+        while (head < count) {
+            int n = count - head;
+            for (int j = 0; j < n; j++) {
+                int m = head + j;
+                Object p = packets[j];
+                iovecs.putLong(j * DatagramReader.IOVEC_SIZE, bufferAddress + offsets[m]);
+                iovecs.putLong(j * DatagramReader.IOVEC_SIZE + 8, bytes[m]);
+                System.arraycopy(destinations, m * 16, recipientAddresses[j], 0, 16);
+                EpollInternals.recipient(p, scopeIds[m], ports[m], segments[m] > 1 ? segmentSizes[m] : 0);
+            }
+            int sent = EpollInternals.sendmmsg(fd, ipv6, packets, 0, n);
+            if (sent > 0) {
+                head += sent;
+            } else if (sent == Errors.ERRNO_EAGAIN_NEGATIVE || sent == Errors.ERRNO_EWOULDBLOCK_NEGATIVE) {
+                return; // the socket's buffer is full: the rest waits for the next flush
+            } else {
+                refused(-sent);
+            }
+        }
+    }
+
+    /** The kernel refused the message at {@link #head} with {@code errno}: drop it, count its datagrams. */
+    private void refused(int errno) {
+        int m = head++;
+        counters.add(Counter.DROP_TX_FAILED, segments[m]);
+        if (segments[m] > 1 && gso && (errno == EIO || errno == EINVAL)) {
+            gso = false;
+            LOG.warn("the kernel refused a UDP GSO message on {} (errno {}); sending one datagram per packet from now on",
+                name, errno);
+        } else {
+            LOG.debug("send on {} failed: errno {}", name, errno);
+        }
+    }
+
+    private void flushOneByOne() {
+        while (head < count) {
+            int m = head;
+            InetSocketAddress to = recipients[m];
+            try {
+                int sent = socket.sendToAddress(bufferAddress, offsets[m], offsets[m] + bytes[m], to.getAddress(),
+                    to.getPort());
+                if (sent == 0) {
+                    return; // EAGAIN
+                }
+                head++;
+            } catch (IOException e) {
+                head++;
+                counters.increment(Counter.DROP_TX_FAILED);
+                LOG.debug("send on {} failed", name, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+package io.jroce.stack.udp;
+
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventArray;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+
+/**
+ * The package-private corners of Netty's native epoll transport that {@link DirectUdpTransport}
+ * reaches, once, when this class initialises; the only place in jroce that does so. Checked against
+ * Netty 4.1.118.Final ({@code transport-classes-epoll} {@code Native.java},
+ * {@code NativeDatagramPacketArray.java}, {@code EpollEventArray.java}, and
+ * {@code transport-native-epoll/src/main/c/netty_epoll_native.c}).
+ *
+ * <p><b>Why.</b> Netty's public datagram calls allocate per datagram: {@code Socket.recvFromAddress}
+ * returns a new {@code DatagramSocketAddress} (and a new {@code byte[]} for its address) for every
+ * read, {@code Socket.sendToAddress} copies the address into a new {@code byte[]} for every send.
+ * Netty's own channels avoid that with the native {@code recvmmsg0}/{@code sendmmsg0} of
+ * {@code io.netty.channel.epoll.Native}, which read and write the fields of
+ * {@code NativeDatagramPacketArray.NativeDatagramPacket} entries in place (the JNI code holds their
+ * field IDs): the iovec address and count, the 16-byte sender and recipient address arrays with
+ * their lengths, scope IDs and ports, and the UDP GSO/GRO segment size. Those methods, the entries'
+ * constructor and fields are not public, and no public API does the same; so this class looks them
+ * up with {@link MethodHandles#privateLookupIn} (which works on the class path and for Netty's
+ * automatic modules) and adapts them to types jroce can name ({@code Object} for an entry,
+ * {@code Object[]} for an array of them). Held in static final fields and invoked exactly, they
+ * compile to direct field accesses and native calls: nothing is allocated per call.
+ *
+ * <p>The natives return {@code -errno} instead of throwing (Netty's package-private wrappers turn
+ * that into an {@code IOException}, allocated). Note from the C code: {@code recvmmsg0} and
+ * {@code recvmsg0} overwrite an entry's {@code count} (its iovec count on the way in) with the
+ * number of bytes received, so it must be set again before every read.
+ *
+ * <p>If any lookup fails (another Netty version), {@link #DATAGRAMS_AVAILABLE} is false and the
+ * transport uses Netty's public, allocating calls instead. {@link EpollEventArray}, whose
+ * constructor is package-private, is needed for {@code Native.epollWait} in every case.
+ */
+final class EpollInternals {
+    /** True when every datagram handle below was found. */
+    static final boolean DATAGRAMS_AVAILABLE;
+    /** Why {@link #DATAGRAMS_AVAILABLE} is false, or null. */
+    static final Throwable DATAGRAMS_UNAVAILABILITY_CAUSE;
+
+    /** {@code (int fd, boolean ipv6, Object[] packets, int offset, int len) -> int}: messages sent or -errno. */
+    private static final MethodHandle SENDMMSG0;
+    /** {@code (int fd, boolean ipv6, Object[] packets, int offset, int len) -> int}: messages read or -errno. */
+    private static final MethodHandle RECVMMSG0;
+    private static final MethodHandle NEW_PACKET;
+    private static final Class<?> PACKET_CLASS;
+    private static final MethodHandle SET_MEMORY_ADDRESS;
+    private static final MethodHandle SET_COUNT;
+    private static final MethodHandle GET_COUNT;
+    private static final MethodHandle GET_SENDER_ADDR;
+    private static final MethodHandle GET_SENDER_ADDR_LEN;
+    private static final MethodHandle GET_SENDER_PORT;
+    private static final MethodHandle GET_RECIPIENT_ADDR;
+    private static final MethodHandle SET_RECIPIENT_ADDR_LEN;
+    private static final MethodHandle SET_RECIPIENT_SCOPE_ID;
+    private static final MethodHandle SET_RECIPIENT_PORT;
+    private static final MethodHandle SET_SEGMENT_SIZE;
+
+    static {
+        MethodHandle sendmmsg0 = null;
+        MethodHandle recvmmsg0 = null;
+        MethodHandle newPacket = null;
+        Class<?> packetClass = null;
+        MethodHandle[] fields = new MethodHandle[11];
+        Throwable cause = null;
+        try {
+            Epoll.ensureAvailability();
+            Class<?> nativeClass = Class.forName("io.netty.channel.epoll.Native");
+            Class<?> arrayClass = Class.forName("io.netty.channel.epoll.NativeDatagramPacketArray");
+            packetClass = Class.forName("io.netty.channel.epoll.NativeDatagramPacketArray$NativeDatagramPacket");
+            Class<?> packets = packetClass.arrayType();
+            MethodHandles.Lookup nativeLookup = MethodHandles.privateLookupIn(nativeClass, MethodHandles.lookup());
+            MethodType mmsg = MethodType.methodType(int.class, int.class, boolean.class, packets, int.class, int.class);
+            MethodType erased = MethodType.methodType(int.class, int.class, boolean.class, Object[].class, int.class,
+                int.class);
+            sendmmsg0 = nativeLookup.findStatic(nativeClass, "sendmmsg0", mmsg).asType(erased);
+            recvmmsg0 = nativeLookup.findStatic(nativeClass, "recvmmsg0", mmsg).asType(erased);
+
+            // An entry is an inner class: its constructor takes the enclosing array, whose state it
+            // never touches on the paths used here (only newDatagramPacket, not called, reads it).
+            Constructor<?> arrayConstructor = arrayClass.getDeclaredConstructor();
+            arrayConstructor.setAccessible(true);
+            Object enclosing = arrayConstructor.newInstance();
+            MethodHandles.Lookup packetLookup = MethodHandles.privateLookupIn(packetClass, MethodHandles.lookup());
+            newPacket = MethodHandles.insertArguments(
+                    packetLookup.findConstructor(packetClass, MethodType.methodType(void.class, arrayClass)), 0, enclosing)
+                .asType(MethodType.methodType(Object.class));
+            fields[0] = setter(packetLookup, packetClass, "memoryAddress", long.class);
+            fields[1] = setter(packetLookup, packetClass, "count", int.class);
+            fields[2] = getter(packetLookup, packetClass, "count", int.class);
+            fields[3] = getter(packetLookup, packetClass, "senderAddr", byte[].class);
+            fields[4] = getter(packetLookup, packetClass, "senderAddrLen", int.class);
+            fields[5] = getter(packetLookup, packetClass, "senderPort", int.class);
+            fields[6] = getter(packetLookup, packetClass, "recipientAddr", byte[].class);
+            fields[7] = setter(packetLookup, packetClass, "recipientAddrLen", int.class);
+            fields[8] = setter(packetLookup, packetClass, "recipientScopeId", int.class);
+            fields[9] = setter(packetLookup, packetClass, "recipientPort", int.class);
+            fields[10] = setter(packetLookup, packetClass, "segmentSize", int.class);
+        } catch (Throwable t) { // any linkage problem means: use the public calls
+            if (t instanceof VirtualMachineError e) {
+                throw e;
+            }
+            cause = t;
+        }
+        boolean ok = cause == null;
+        DATAGRAMS_AVAILABLE = ok;
+        DATAGRAMS_UNAVAILABILITY_CAUSE = cause;
+        SENDMMSG0 = ok ? sendmmsg0 : null;
+        RECVMMSG0 = ok ? recvmmsg0 : null;
+        NEW_PACKET = ok ? newPacket : null;
+        PACKET_CLASS = ok ? packetClass : null;
+        SET_MEMORY_ADDRESS = ok ? fields[0] : null;
+        SET_COUNT = ok ? fields[1] : null;
+        GET_COUNT = ok ? fields[2] : null;
+        GET_SENDER_ADDR = ok ? fields[3] : null;
+        GET_SENDER_ADDR_LEN = ok ? fields[4] : null;
+        GET_SENDER_PORT = ok ? fields[5] : null;
+        GET_RECIPIENT_ADDR = ok ? fields[6] : null;
+        SET_RECIPIENT_ADDR_LEN = ok ? fields[7] : null;
+        SET_RECIPIENT_SCOPE_ID = ok ? fields[8] : null;
+        SET_RECIPIENT_PORT = ok ? fields[9] : null;
+        SET_SEGMENT_SIZE = ok ? fields[10] : null;
+    }
+
+    private EpollInternals() {
+    }
+
+    private static MethodHandle getter(MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> type)
+        throws ReflectiveOperationException {
+        return lookup.findGetter(owner, name, type).asType(MethodType.methodType(type, Object.class));
+    }
+
+    private static MethodHandle setter(MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> type)
+        throws ReflectiveOperationException {
+        return lookup.findSetter(owner, name, type).asType(MethodType.methodType(void.class, Object.class, type));
+    }
+
+    /**
+     * A new event array for {@code io.netty.channel.epoll.Native.epollWait} (its constructor is
+     * package-private).
+     *
+     * @throws UdpTransportException the constructor could not be reached
+     */
+    static EpollEventArray newEpollEventArray(int length) {
+        try {
+            Constructor<EpollEventArray> c = EpollEventArray.class.getDeclaredConstructor(int.class);
+            c.setAccessible(true);
+            return c.newInstance(length);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new UdpTransportException("cannot create Netty's EpollEventArray (checked against Netty 4.1.118.Final): "
+                + e, e);
+        }
+    }
+
+    /** An array of {@code n} new datagram entries, of the entry type the natives take. */
+    static Object[] newPackets(int n) {
+        Object[] packets = (Object[]) Array.newInstance(PACKET_CLASS, n);
+        try {
+            for (int i = 0; i < n; i++) {
+                packets[i] = (Object) NEW_PACKET.invokeExact();
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot create a NativeDatagramPacket", t);
+        }
+        return packets;
+    }
+
+    /** sendmmsg(2) of {@code len} entries from {@code offset}: the number of messages sent, or -errno. */
+    static int sendmmsg(int fd, boolean ipv6, Object[] packets, int offset, int len) {
+        try {
+            return (int) SENDMMSG0.invokeExact(fd, ipv6, packets, offset, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** recvmmsg(2) into {@code len} entries from {@code offset}: the number of datagrams read, or -errno. */
+    static int recvmmsg(int fd, boolean ipv6, Object[] packets, int offset, int len) {
+        try {
+            return (int) RECVMMSG0.invokeExact(fd, ipv6, packets, offset, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Points an entry at {@code iovecCount} iovecs from {@code iovecAddress}. */
+    static void iovecs(Object packet, long iovecAddress, int iovecCount) {
+        try {
+            SET_MEMORY_ADDRESS.invokeExact(packet, iovecAddress);
+            SET_COUNT.invokeExact(packet, iovecCount);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Resets an entry's iovec count, which a read overwrote with the bytes received. */
+    static void iovecCount(Object packet, int iovecCount) {
+        try {
+            SET_COUNT.invokeExact(packet, iovecCount);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** After a read: the datagram's length in bytes. */
+    static int receivedLength(Object packet) {
+        try {
+            return (int) GET_COUNT.invokeExact(packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * The entry's sender address array (16 bytes, written in place by every read: the 4 IPv4 bytes
+     * first for an IPv4 sender, see {@link #senderAddressLength}). The array is final: fetch it once.
+     */
+    static byte[] senderAddress(Object packet) {
+        try {
+            return (byte[]) GET_SENDER_ADDR.invokeExact(packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** After a read: 4 for an IPv4 sender (also one mapped into IPv6), 16 for an IPv6 one. */
+    static int senderAddressLength(Object packet) {
+        try {
+            return (int) GET_SENDER_ADDR_LEN.invokeExact(packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** After a read: the sender's UDP port. */
+    static int senderPort(Object packet) {
+        try {
+            return (int) GET_SENDER_PORT.invokeExact(packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * The entry's recipient address array (16 bytes; an IPv4 recipient IPv4-mapped, as the C code
+     * takes bytes 12..15 for an IPv4 socket). The array is final: fetch it once and fill it per send.
+     */
+    static byte[] recipientAddress(Object packet) {
+        try {
+            return (byte[]) GET_RECIPIENT_ADDR.invokeExact(packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Sets the recipient of an entry whose address array was filled, and its UDP GSO segment size
+     * (0: one datagram).
+     */
+    static void recipient(Object packet, int scopeId, int port, int segmentSize) {
+        try {
+            SET_RECIPIENT_ADDR_LEN.invokeExact(packet, 16);
+            SET_RECIPIENT_SCOPE_ID.invokeExact(packet, scopeId);
+            SET_RECIPIENT_PORT.invokeExact(packet, port);
+            SET_SEGMENT_SIZE.invokeExact(packet, segmentSize);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+}
