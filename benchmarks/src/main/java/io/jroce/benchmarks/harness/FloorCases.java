@@ -45,7 +45,7 @@ final class FloorCases {
         cases.add(new FloorCase("write_rate_64", "RC RDMA WRITE 64 B message rate, 1 QP",
             List.of(FloorRun.floorStream(small, seconds),
                 FloorRun.jroce("jroce", "jroce", "write_bw", List.of("-s", size, "-D", Integer.toString(seconds), "-F"))),
-            List.of(FloorRow.againstFloor("64 B WRITE rate", Figure.MPPS, Target.atLeast(1.0)))));
+            List.of(FloorRow.againstFloor("64 B WRITE", Figure.MPPS, Target.atLeast(1.0)))));
 
         List<String> big = List.of("-s", Integer.toString(BIG), "-m", Integer.toString(MTU), "-D",
             Integer.toString(seconds), "-F");
@@ -71,7 +71,6 @@ final class FloorCases {
         args.addAll(List.of("-n", Integer.toString(n), "-F"));
         return new FloorCase(name, "RC " + what + " latency (half round trip)",
             List.of(FloorRun.floorPingPong(datagram, n), FloorRun.jroce("jroce", "jroce", tool, args)),
-            List.of(FloorRow.againstFloor(what + ", median", Figure.MEDIAN_US, median),
-                FloorRow.againstFloor(what + ", p99", Figure.P99_US, p99)));
+            List.of(FloorRow.againstFloor(what, Figure.MEDIAN_US, median), FloorRow.againstFloor(what, Figure.P99_US, p99)));
     }
 }
