@@ -11,10 +11,10 @@ import java.util.Map;
  * ratio is always jroce / reference, so for latency lower is better, for rates higher.
  */
 enum Figure {
-    /** perftest's t_typical; udp-floor pp's median half round trip. */
-    MEDIAN_US("half round trip, median [usec]"),
-    /** perftest's 99% percentile; udp-floor pp's p99 half round trip. */
-    P99_US("half round trip, p99 [usec]"),
+    /** perftest's t_typical; udp-floor pp's median half round trip (or twice it: {@link FloorRun#roundTrip}). */
+    MEDIAN_US("latency, median [usec]"),
+    /** perftest's 99% percentile; udp-floor pp's p99 half round trip (or twice it). */
+    P99_US("latency, p99 [usec]"),
     /** Messages (jroce) or datagrams (floor) per microsecond. */
     MPPS("rate [Mpps]"),
     /** Message payload in 10^9 bits per second: see {@link FloorDatagram#goodputGbps}. */
@@ -46,15 +46,20 @@ enum Figure {
         return f;
     }
 
-    /** What udp-floor's report gives; {@code datagram} says how much of each datagram is payload. */
-    static Map<Figure, Double> of(FloorReport r, FloorDatagram datagram) {
+    /**
+     * What udp-floor's report of {@code run} gives: its datagram says how much of each is payload;
+     * a round-trip run doubles pp's half round trips (each sample is half a round trip, so twice
+     * its median or p99 is the round trip's).
+     */
+    static Map<Figure, Double> of(FloorReport r, FloorRun run) {
         Map<Figure, Double> f = new EnumMap<>(Figure.class);
         if (r.mode().equals("bw")) {
             f.put(MPPS, r.mpps());
-            f.put(GOODPUT_GBPS, datagram.goodputGbps(r.gbps()));
+            f.put(GOODPUT_GBPS, run.datagram().goodputGbps(r.gbps()));
         } else {
-            f.put(MEDIAN_US, r.medianUs());
-            f.put(P99_US, r.p99Us());
+            double factor = run.roundTrip() ? 2 : 1;
+            f.put(MEDIAN_US, factor * r.medianUs());
+            f.put(P99_US, factor * r.p99Us());
         }
         return f;
     }

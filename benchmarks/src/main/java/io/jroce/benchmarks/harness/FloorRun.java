@@ -9,20 +9,25 @@ import java.util.List;
  *
  * @param label    what the table calls it ("udp-floor pp 80", "jroce, 256 QPs")
  * @param datagram what the floor's datagrams stand for (goodput); null for jroce runs
+ * @param roundTrip a floor ping-pong whose latency is compared as a whole round trip (twice pp's
+ *                  half round trip), as perftest's read_lat and atomic_lat report theirs
  */
-record FloorRun(String id, String label, boolean floor, List<String> args, FloorDatagram datagram) {
+record FloorRun(String id, String label, boolean floor, List<String> args, FloorDatagram datagram, boolean roundTrip) {
     static final String FLOOR = "floor";
 
-    /** udp-floor pp: two processes, busy polling, {@code count} round trips of {@code size}-byte datagrams. */
-    static FloorRun floorPingPong(int size, int count) {
-        return new FloorRun(FLOOR, "udp-floor pp " + size, true,
-            List.of("pp", Integer.toString(size), Integer.toString(count)), null);
+    /**
+     * udp-floor pp: two processes, busy polling, {@code count} round trips of {@code size}-byte
+     * datagrams; its figures are half round trips, or whole ones when {@code roundTrip}.
+     */
+    static FloorRun floorPingPong(int size, int count, boolean roundTrip) {
+        return new FloorRun(FLOOR, "udp-floor pp " + size + (roundTrip ? " x 2" : ""), true,
+            List.of("pp", Integer.toString(size), Integer.toString(count)), null, roundTrip);
     }
 
     /** udp-floor bw: sendmmsg to recvmmsg for {@code seconds} (after half a second of warm-up). */
     static FloorRun floorStream(FloorDatagram d, int seconds) {
         return new FloorRun(FLOOR, "udp-floor bw " + d.udpPayload(), true,
-            List.of("bw", Integer.toString(d.udpPayload()), Integer.toString(seconds)), d);
+            List.of("bw", Integer.toString(d.udpPayload()), Integer.toString(seconds)), d, false);
     }
 
     /** A perftest twin: {@code tool} (write_bw, send_lat, ...) and what follows it on both sides. */
@@ -30,7 +35,7 @@ record FloorRun(String id, String label, boolean floor, List<String> args, Floor
         List<String> a = new ArrayList<>();
         a.add(tool);
         a.addAll(testArgs);
-        return new FloorRun(id, label, false, List.copyOf(a), null);
+        return new FloorRun(id, label, false, List.copyOf(a), null, false);
     }
 
     /** The twin's command line for one side: the tool, the harness's addresses and ports, the test's arguments. */

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -61,7 +60,7 @@ final class FloorRunner {
                 return null; // said once, before the cases
             }
             FloorProgram.Outcome out = floor.run(o.logDir(), label, run.args(), o.timeoutSeconds());
-            f = out.ok() ? Figure.of(out.report(), run.datagram()) : null;
+            f = out.ok() ? Figure.of(out.report(), run) : null;
             failure = out.failure();
         } else {
             ProcessPair.Outcome out = pairs.run(label, o.tcpPort(), run.twinArgs(false, o), run.twinArgs(true, o));
@@ -74,7 +73,7 @@ final class FloorRunner {
             return null;
         }
         StringBuilder sb = new StringBuilder();
-        f.forEach((k, v) -> sb.append(String.format(Locale.ROOT, "  %s = %.3f", k.label(), v)));
+        f.forEach((k, v) -> sb.append("  ").append(k.label()).append(" = ").append(ResultTable.num(v)));
         log.printf("  %-40s%s%n", label, sb);
         return f;
     }

@@ -24,6 +24,8 @@ class FloorCasesTest {
         assertEquals(List.of("udp-floor pp 80 50000", "jroce send_lat -s 64 -n 50000 -F"), commands(cases, "send_lat_64"));
         assertEquals(List.of("udp-floor pp 96 50000", "jroce write_lat -s 64 -n 50000 -F"), commands(cases, "write_lat_64"));
         assertEquals(List.of("udp-floor pp 58 50000", "jroce read_lat -s 64 -n 50000 -F"), commands(cases, "read_lat_64"));
+        assertTrue(cases.get(2).runs().get(0).roundTrip(), "read_lat reports a whole round trip, as perftest's");
+        assertFalse(cases.get(0).runs().get(0).roundTrip(), "send_lat reports half a round trip, as perftest's");
         assertEquals(List.of("udp-floor pp 36 50000", "jroce atomic_lat -n 50000 -F"), commands(cases, "atomic_lat"));
         assertEquals(List.of("udp-floor bw 96 4", "jroce write_bw -s 64 -D 4 -F"), commands(cases, "write_rate_64"));
         assertEquals(List.of("udp-floor bw 4112 4", "jroce write_bw -s 65536 -m 4096 -D 4 -F",

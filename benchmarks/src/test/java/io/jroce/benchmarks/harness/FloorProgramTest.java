@@ -78,6 +78,6 @@ class FloorProgramTest {
         assertEquals("bw", bw.report().mode());
         assertEquals(96, bw.report().size());
         assertFalse(Double.isNaN(bw.report().gbps()) || Double.isNaN(bw.report().mpps()));
-        assertEquals(2, Figure.of(bw.report(), FloorDatagram.writeOnly(64)).size());
+        assertEquals(2, Figure.of(bw.report(), FloorRun.floorStream(FloorDatagram.writeOnly(64), 1)).size());
     }
 }

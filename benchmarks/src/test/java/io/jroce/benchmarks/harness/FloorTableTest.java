@@ -44,10 +44,10 @@ class FloorTableTest {
         FloorTable t = new FloorTable(List.of(new FloorCaseResult(floorCase("send_lat_64"), figures)));
         List<String> rows = rows(t.markdown());
         // median 14.7 / 2.7 = 5.44; spreads 17.8 / 13.8 = 1.29 and 3.1 / 2.2 = 1.41, their ratio 0.92
-        assertEquals("| send_lat_64 | 64 B SEND: half round trip, median [usec] | udp-floor pp 80 | 2.70 (2.20-3.10)"
+        assertEquals("| send_lat_64 | 64 B SEND, half round trip: latency, median [usec] | udp-floor pp 80 | 2.70 (2.20-3.10)"
             + " | 14.70 (13.80-17.80) | 5.44 | <= 1.50 | not met | 1.41 | 1.29 | 0.92 | <= 1.50 | met |", rows.get(0));
         // p99 1026 / 6.2 = 165.48; spreads 1266 / 752 = 1.68 and 8.2 / 3.7 = 2.22, ratio 0.76
-        assertEquals("| send_lat_64 | 64 B SEND: half round trip, p99 [usec] | udp-floor pp 80 | 6.20 (3.70-8.20)"
+        assertEquals("| send_lat_64 | 64 B SEND, half round trip: latency, p99 [usec] | udp-floor pp 80 | 6.20 (3.70-8.20)"
             + " | 1026.0 (752.0-1266.0) | 165.48 | <= 3.00 | not met | 2.22 | 1.68 | 0.76 | <= 1.50 | met |", rows.get(1));
         assertEquals(2, rows.size());
         assertTrue(t.commands().contains("`send_lat_64`: `udp-floor pp 80 50000` `jroce send_lat -s 64 -n 50000 -F`"),
