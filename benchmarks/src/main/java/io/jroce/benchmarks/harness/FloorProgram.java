@@ -1,5 +1,6 @@
 package io.jroce.benchmarks.harness;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ final class FloorProgram {
         if (path == null) {
             return Optional.empty();
         }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
+        for (String dir : path.split(File.pathSeparator)) {
             Path cc = Path.of(dir.isEmpty() ? "." : dir, "cc");
             if (Files.isRegularFile(cc) && Files.isExecutable(cc)) {
                 return Optional.of(cc);

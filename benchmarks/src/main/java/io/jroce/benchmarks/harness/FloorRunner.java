@@ -3,6 +3,7 @@ package io.jroce.benchmarks.harness;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class FloorRunner {
         for (int r = 1; r <= o.repeat(); r++) {
             List<FloorRun> order = new ArrayList<>(c.runs());
             if (r % 2 == 0) {
-                java.util.Collections.reverse(order);
+                Collections.reverse(order);
             }
             for (FloorRun run : order) {
                 Map<Figure, Double> f = runOne(c, run, "run" + r);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,9 +49,9 @@ class FloorProgramTest {
 
     @Test
     void theSourceTravelsOnTheClassPath() throws Exception {
-        try (var in = FloorProgram.class.getResourceAsStream(FloorProgram.SOURCE)) {
+        try (InputStream in = FloorProgram.class.getResourceAsStream(FloorProgram.SOURCE)) {
             assertNotNull(in, FloorProgram.SOURCE);
-            String c = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            String c = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             assertTrue(c.contains("udp-floor pp size=%d: half round trip median %.2f usec, p99 %.2f usec"));
             assertTrue(c.contains("udp-floor bw size=%d: %.3f Gbit/s received, %.3f Mpps"));
         }
