@@ -21,7 +21,8 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmark harness: perftest twins against their raw-UDP baselines, as ratios (docs/benchmarks.md)";
+        return "benchmark harness: perftest twins against raw-UDP baselines, or with --floor against the C floor"
+            + " of the kernel's UDP path (docs/benchmarks.md)";
     }
 
     @Override
@@ -35,6 +36,9 @@ final class BenchCommand implements Command {
         String when = LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16);
         String machine = MachineInfo.describe();
         try {
+            if (o.floor()) {
+                return new FloorBench(o, FloorProgram.systemCc()).run(when, machine, out, err);
+            }
             Files.createDirectories(o.logDir());
             out.println("jroce bench: " + o.repeat() + " run(s) of each side, medians; logs in " + o.logDir());
             out.println("  " + machine);

@@ -16,7 +16,7 @@ import java.util.List;
 /** The command line of {@code jroce bench}. */
 record BenchOptions(int repeat, List<String> cases, double itersFactor, Path logDir, Path markdown,
                     String serverAddress, String clientAddress, int tcpPort, int udpPort, List<String> javaOptions,
-                    long timeoutSeconds) {
+                    long timeoutSeconds, boolean floor) {
 
     static final String USAGE = """
         usage: jroce bench [options]
@@ -29,13 +29,24 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
         CPU and allocation are marginal: a 5-iteration run of each case is subtracted, so JVM start-up
         and connection set-up do not count. docs/benchmarks.md explains every figure.
 
-        cases: write_bw_64k write_rate_64 send_lat_64 read_bw_64k scale_q1 scale_q16 scale_q256 scale_q1024
+        cases: write_bw_64k write_rate_64 send_lat_64 send_lat_64_busy read_bw_64k scale_q1 scale_q16 scale_q256
+               scale_q1024
+
+        With --floor it compares jroce with the C floor of the kernel's UDP path instead: udp-floor (C, in
+        benchmarks/src/main/c, built here with the system's cc; n/a without one) runs with datagrams the
+        size of the RoCE packets, alternating with the twins round by round, and the table gives medians,
+        ranges, ratios and spreads (max/min) against issue 14's targets.
+
+        floor cases: send_lat_64 write_lat_64 read_lat_64 atomic_lat write_rate_64 write_bw_64k (with 256 and
+                     1,024 QPs)
 
         options:
-          -r, --repeat=N          runs of each side of each case; the median is reported (default 3)
+              --floor             compare against the C floor (default -r 5)
+          -r, --repeat=N          runs of each side of each case; the median is reported (default 3, or 5
+                                  with --floor)
               --cases=A,B,...     only these cases (default all)
               --iters-factor=F    scale every case's -n by F, e.g. 0.1 for a quick look (default 1)
-              --quick             --repeat 1 --iters-factor 0.1
+              --quick             --repeat 1 --iters-factor 0.1 (-D of the floor cases: 4 x F, at least 1)
               --out=FILE          the markdown table (default LOGDIR/results.md)
               --log-dir=DIR       outputs of every process (default $TMPDIR/jroce-bench-DATE)
               --server=ADDR       the servers' address (default 127.0.0.2)
@@ -56,7 +67,8 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
 
     /** The option table, and what it has read so far. */
     private static final class Parser {
-        private int repeat = 3;
+        private Integer repeat;
+        private boolean floor;
         private List<String> cases = List.of();
         private double factor = 1;
         private Path logDir;
@@ -73,6 +85,7 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
                 value('r', "repeat", (o, v) -> repeat = Getopt.integer(o, v, 1, 100)),
                 value(NO_SHORT, "cases", (o, v) -> cases = Arrays.asList(v.split(","))),
                 value(NO_SHORT, "iters-factor", (o, v) -> factor = positive(o, v)),
+                flag(NO_SHORT, "floor", () -> floor = true),
                 flag(NO_SHORT, "quick", () -> {
                     repeat = 1;
                     factor = 0.1;
@@ -88,7 +101,8 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
         }
 
         private BenchOptions build() throws UsageException {
-            List<String> known = BenchCases.all(1).stream().map(BenchCase::name).toList();
+            List<String> known = floor ? FloorCases.all(1).stream().map(FloorCase::name).toList()
+                : BenchCases.all(1).stream().map(BenchCase::name).toList();
             for (String c : cases) {
                 if (!known.contains(c)) {
                     throw new UsageException("unknown case '" + c + "'; the cases are " + String.join(" ", known));
@@ -101,8 +115,9 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
             if (markdown == null) {
                 markdown = logDir.resolve("results.md");
             }
-            return new BenchOptions(repeat, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
-                timeout);
+            int runs = repeat != null ? repeat : floor ? 5 : 3;
+            return new BenchOptions(runs, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
+                timeout, floor);
         }
     }
 
@@ -120,6 +135,12 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
 
     private static List<String> words(String s) {
         return s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
+    }
+
+    /** The floor cases (--floor) selected by --cases. */
+    List<FloorCase> selectedFloorCases() {
+        List<FloorCase> all = FloorCases.all(itersFactor);
+        return cases.isEmpty() ? all : all.stream().filter(c -> cases.contains(c.name())).toList();
     }
 
     List<BenchCase> selectedCases() {

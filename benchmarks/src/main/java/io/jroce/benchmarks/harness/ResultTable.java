@@ -1,7 +1,5 @@
 package io.jroce.benchmarks.harness;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,10 +9,8 @@ import java.util.Locale;
  * the scale cases the server's memory per QP ((peak RSS at -q N - peak RSS at -q 1) / (N - 1)).
  */
 final class ResultTable {
-    private static final String[] HEADER = {"case", "metric", "jroce", "baseline", "ratio", "target", "",
-        "CPU s/GB jroce", "CPU s/GB base", "alloc B/op jroce", "alloc B/op base", "RSS/QP jroce", "RSS/QP base"};
-
-    private final List<String[]> rows = new ArrayList<>();
+    private final TextTable table = new TextTable(2, "case", "metric", "jroce", "baseline", "ratio", "target", "",
+        "CPU s/GB jroce", "CPU s/GB base", "alloc B/op jroce", "alloc B/op base", "RSS/QP jroce", "RSS/QP base");
 
     ResultTable(List<CaseResult> results) {
         CaseResult oneQp = results.stream().filter(r -> r.benchCase().name().equals("scale_q1")).findFirst().orElse(null);
@@ -26,12 +22,12 @@ final class ResultTable {
                 perQpJroce = bytes(perQp(r.jroce(), oneQp.jroce(), c.qps()));
                 perQpBase = bytes(perQp(r.baseline(), oneQp.baseline(), c.qps()));
             }
-            rows.add(new String[] {c.name(), c.metric().label(), num(r.jroce().metric()), num(r.baseline().metric()),
+            table.add(c.name(), c.metric().label(), num(r.jroce().metric()), num(r.baseline().metric()),
                 fixed(r.ratio(), 2), c.target() == null ? "" : c.target().toString(), r.verdict(),
                 fixed(r.jroce().cpuSecondsPerGb(), 2) + mark(r.jroce()),
                 fixed(r.baseline().cpuSecondsPerGb(), 2) + mark(r.baseline()),
                 fixed(r.jroce().allocatedBytesPerOp(), 0) + mark(r.jroce()),
-                fixed(r.baseline().allocatedBytesPerOp(), 0) + mark(r.baseline()), perQpJroce, perQpBase});
+                fixed(r.baseline().allocatedBytesPerOp(), 0) + mark(r.baseline()), perQpJroce, perQpBase);
         }
     }
 
@@ -45,52 +41,21 @@ final class ResultTable {
     }
 
     String text() {
-        int[] width = new int[HEADER.length];
-        Arrays.fill(width, 1); // "%0s" is no format: a column empty in every row is one space wide
-        List<String[]> all = new ArrayList<>();
-        all.add(HEADER);
-        all.addAll(rows);
-        for (String[] r : all) {
-            for (int i = 0; i < r.length; i++) {
-                width[i] = Math.max(width[i], r[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String[] r : all) {
-            for (int i = 0; i < r.length; i++) {
-                String cell = i <= 1 ? pad(r[i], width[i]) : String.format("%" + width[i] + "s", r[i]);
-                sb.append(i == 0 ? "" : "  ").append(cell);
-            }
-            sb.append('\n');
-        }
-        return sb.toString();
+        return table.text();
     }
 
     String markdown() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("| ").append(String.join(" | ", HEADER)).append(" |\n|");
-        for (int i = 0; i < HEADER.length; i++) {
-            sb.append(i <= 1 ? " --- |" : " ---: |");
-        }
-        sb.append('\n');
-        for (String[] r : rows) {
-            sb.append("| ").append(String.join(" | ", r)).append(" |\n");
-        }
-        return sb.toString();
+        return table.markdown();
     }
 
-    private static String pad(String s, int width) {
-        return s + " ".repeat(width - s.length());
-    }
-
-    private static String num(double v) {
+    static String num(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }
         return v >= 100 ? fixed(v, 1) : v >= 1 ? fixed(v, 2) : fixed(v, 4);
     }
 
-    private static String fixed(double v, int decimals) {
+    static String fixed(double v, int decimals) {
         return Double.isNaN(v) || Double.isInfinite(v) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 

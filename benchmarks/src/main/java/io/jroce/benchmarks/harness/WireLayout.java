@@ -41,6 +41,10 @@ public final class WireLayout {
     public static final int ACK_LENGTH = headerLength(Opcode.RC_ACKNOWLEDGE);
     /** An RDMA READ request: BTH + RETH. */
     public static final int READ_REQUEST_LENGTH = headerLength(Opcode.RC_RDMA_READ_REQUEST);
+    /** An atomic request (FETCH_ADD or COMPARE_SWAP): BTH + AtomicETH. */
+    public static final int ATOMIC_REQUEST_LENGTH = headerLength(Opcode.RC_FETCH_ADD);
+    /** An ATOMIC ACKNOWLEDGE: BTH + AETH + AtomicAckETH. */
+    public static final int ATOMIC_ACK_LENGTH = headerLength(Opcode.RC_ATOMIC_ACKNOWLEDGE);
 
     private WireLayout() {
     }
