@@ -57,6 +57,15 @@ public final class SoftRnic {
         return new Builder();
     }
 
+    /**
+     * The progress mode of a program that busy-polls its CQs (the perftest and pingpong twins, as
+     * their originals spin): {@link ProgressMode#INVOKER} where native epoll is available, else
+     * {@link ProgressMode#EVENT_LOOP}.
+     */
+    public static ProgressMode busyPollingDefault() {
+        return io.netty.channel.epoll.Epoll.isAvailable() ? ProgressMode.INVOKER : ProgressMode.EVENT_LOOP;
+    }
+
     public static final class Builder {
         private String name = "jroce0";
         private final List<String> addresses = new ArrayList<>();

@@ -255,14 +255,20 @@ public final class InvokerIoContext implements IoContext {
         }
     }
 
+    /**
+     * Runs the tasks queued when it starts, not those they queue: a task that asks for another
+     * turn (the READ responses' pacer) gets it after the sockets were read, as on the event loop.
+     */
     private int runTasks() {
+        int queued = tasks.size();
+        int overflowed = overflow.size();
         int n = 0;
         Runnable t;
-        while ((t = tasks.poll()) != null) {
+        while (n < queued && (t = tasks.poll()) != null) {
             runSafely(t);
             n++;
         }
-        while ((t = overflow.poll()) != null) {
+        for (int i = 0; i < overflowed && (t = overflow.poll()) != null; i++) {
             runSafely(t);
             n++;
         }
@@ -278,8 +284,9 @@ public final class InvokerIoContext implements IoContext {
     }
 
     /**
-     * Lets go of the device at the outermost level; a task queued by another thread meanwhile
-     * (it found the lock taken) is run first, by taking the lock again if nobody else did.
+     * Lets go of the device at the outermost level. Work queued meanwhile by another thread (it
+     * found the lock taken) or by this round (a task asking for another turn) is done first: this
+     * thread takes the lock again for a round, if nobody else did and no caller waits for it.
      */
     private void release() {
         if (owner.getHoldCount() > 1) {
@@ -288,12 +295,11 @@ public final class InvokerIoContext implements IoContext {
         }
         while (true) {
             owner.unlock();
-            if ((tasks.isEmpty() && overflow.isEmpty()) || closed || !owner.tryLock()) {
+            if ((tasks.isEmpty() && overflow.isEmpty()) || closed || pendingCalls.get() != 0 || !owner.tryLock()) {
                 return;
             }
             try {
-                runTasks();
-                maintenance(System.nanoTime());
+                round(System.nanoTime());
             } catch (RuntimeException e) {
                 owner.unlock();
                 throw e;

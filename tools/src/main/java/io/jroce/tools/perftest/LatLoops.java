@@ -4,6 +4,7 @@ import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.VerbsException;
 import java.lang.invoke.VarHandle;
+import io.jroce.verbs.RdmaDevice;
 import java.nio.ByteBuffer;
 
 /**
@@ -97,13 +98,21 @@ final class LatLoops {
         }
     }
 
-    /** Spins on a byte the peer's RDMA WRITE sets, as perftest spins on a volatile char. */
+    /**
+     * Spins on a byte the peer's RDMA WRITE sets, as perftest spins on a volatile char; in the
+     * invoker progress mode each turn progresses the device, as nothing polls a CQ here.
+     */
     private void awaitByte(ByteBuffer buf, int index, byte expected) throws InterruptedException {
+        RdmaDevice device = ctx.device();
         int spins = 0;
         while (true) {
             VarHandle.acquireFence();
             if (buf.get(index) == expected || ended()) {
                 return;
+            }
+            if (device.progress() > 0) {
+                spins = 0;
+                continue;
             }
             if (++spins > 64) {
                 // Yield rather than sleep: the RNIC threads that deliver the byte need this CPU,

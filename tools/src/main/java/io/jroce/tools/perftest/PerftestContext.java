@@ -59,9 +59,11 @@ final class PerftestContext implements AutoCloseable {
     static PerftestContext open(PerftestParams p) throws PerftestException {
         PerftestContext ctx = new PerftestContext(p);
         PerftestOptions o = p.options;
-        // perftest spins on its CQs; the device's I/O thread keeps up without sleeping while it does
-        // (-Djroce.busyPoll=false to compare; docs/benchmarks.md).
-        SoftRnic.Builder builder = o.device().builder()
+        // perftest spins on its CQs: the spinning thread does the RNIC's work (the invoker progress
+        // mode) unless --progress or -Djroce.progress say otherwise; in the event-loop mode the I/O
+        // thread keeps up without sleeping while it spins (-Djroce.busyPoll=false to compare;
+        // docs/progress-modes.md, docs/benchmarks.md).
+        SoftRnic.Builder builder = o.device().withProgressDefault(SoftRnic.busyPollingDefault()).builder()
             .busyPoll(Configuration.busyPoll(Configuration.PERFTEST_BUSY_POLL_DEFAULT));
         try {
             ctx.device = ctx.closer.register(builder.open());

@@ -1,5 +1,6 @@
 package io.jroce.tools.pingpong;
 
+import io.jroce.rnic.SoftRnic;
 import io.jroce.tools.Closer;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
@@ -89,7 +90,7 @@ final class PingpongContext implements AutoCloseable {
 
     private void init() throws PingpongException {
         device = step("Couldn't get context for " + options.device().name(),
-            () -> closer.register(options.device().open()));
+            () -> closer.register(options.device().withProgressDefault(SoftRnic.busyPollingDefault()).open()));
         if (tool == PingpongTool.UD) {
             checkSizeFitsPortMtu();
         }
