@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The floor comparison's table: per row the reference's and jroce's median with the range of the
  * runs (min-max), the ratio of the medians (jroce / reference) against its target, and each side's
- * spread (max / min over its runs) with the ratio of the spreads against the spread target. A
+ * spread (max / min over its runs) with the ratio of the spreads' excess over 1
+ * ({@link #spreadRatio}) against the spread target. A
  * spread is judged only when both sides have at least two runs; n/a where a side has no figure
  * (a failed run, or no C compiler for the floor).
  */
@@ -30,7 +31,7 @@ final class FloorTable {
                 Summary jroce = r.summary(row.value(), row.figure());
                 double ratio = jroce.median() / ref.median();
                 boolean judgeSpread = ref.runs() >= SPREAD_MIN_RUNS && jroce.runs() >= SPREAD_MIN_RUNS;
-                double spreadRatio = jroce.spread() / ref.spread();
+                double spreadRatio = spreadRatio(jroce.spread(), ref.spread());
                 table.add(c.name(), row.what() + ": " + row.figure().label(), label(c, row.reference()), cell(ref),
                     cell(jroce), ResultTable.fixed(ratio, 2), target(row.target()), verdict(row.target(), ratio),
                     ResultTable.fixed(ref.spread(), 2), ResultTable.fixed(jroce.spread(), 2),
@@ -38,6 +39,21 @@ final class FloorTable {
                     judgeSpread ? verdict(row.spreadTarget(), spreadRatio) : "");
             }
         }
+    }
+
+    /**
+     * How much more jroce's figures swing than the reference's: the ratio of the spreads' excess
+     * over 1 ((max/min - 1) / (max/min - 1)), so that 6.8-14.0 against 10.7-16.1 (spreads 2.06 and
+     * 1.50) reads 2.1, not the 1.37 of the bare spreads, which would hide a swing twice as wide.
+     * 1 when neither side swings at all.
+     */
+    static double spreadRatio(double jroceSpread, double refSpread) {
+        double ref = refSpread - 1;
+        double jroce = jroceSpread - 1;
+        if (ref <= 0) {
+            return jroce <= 0 ? 1.0 : Double.POSITIVE_INFINITY;
+        }
+        return jroce / ref;
     }
 
     /** "met", "not met", or "" without a target or a figure. */

@@ -43,12 +43,12 @@ class FloorTableTest {
             Figure.P99_US, new double[] {1026, 752, 1266, 900, 1100}));
         FloorTable t = new FloorTable(List.of(new FloorCaseResult(floorCase("send_lat_64"), figures)));
         List<String> rows = rows(t.markdown());
-        // median 14.7 / 2.7 = 5.44; spreads 17.8 / 13.8 = 1.29 and 3.1 / 2.2 = 1.41, their ratio 0.92
+        // median 14.7 / 2.7 = 5.44; spreads 17.8 / 13.8 = 1.29 and 3.1 / 2.2 = 1.41, excess ratio 0.29 / 0.41 = 0.71
         assertEquals("| send_lat_64 | 64 B SEND, half round trip: latency, median [usec] | udp-floor pp 80 | 2.70 (2.20-3.10)"
-            + " | 14.70 (13.80-17.80) | 5.44 | <= 1.50 | not met | 1.41 | 1.29 | 0.92 | <= 1.50 | met |", rows.get(0));
-        // p99 1026 / 6.2 = 165.48; spreads 1266 / 752 = 1.68 and 8.2 / 3.7 = 2.22, ratio 0.76
+            + " | 14.70 (13.80-17.80) | 5.44 | <= 1.50 | not met | 1.41 | 1.29 | 0.71 | <= 1.50 | met |", rows.get(0));
+        // p99 1026 / 6.2 = 165.48; spreads 1266 / 752 = 1.68 and 8.2 / 3.7 = 2.22, excess ratio 0.68 / 1.22 = 0.56
         assertEquals("| send_lat_64 | 64 B SEND, half round trip: latency, p99 [usec] | udp-floor pp 80 | 6.20 (3.70-8.20)"
-            + " | 1026.0 (752.0-1266.0) | 165.48 | <= 3.00 | not met | 2.22 | 1.68 | 0.76 | <= 1.50 | met |", rows.get(1));
+            + " | 1026.0 (752.0-1266.0) | 165.48 | <= 3.00 | not met | 2.22 | 1.68 | 0.56 | <= 1.50 | met |", rows.get(1));
         assertEquals(2, rows.size());
         assertTrue(t.commands().contains("`send_lat_64`: `udp-floor pp 80 50000` `jroce send_lat -s 64 -n 50000 -F`"),
             t.commands());
@@ -63,17 +63,24 @@ class FloorTableTest {
         figures.put("q1024", runs(Figure.GOODPUT_GBPS, new double[] {10.0, 10.0, 10.0, 10.0, 10.0}, null, null));
         List<String> rows = rows(new FloorTable(List.of(new FloorCaseResult(floorCase("write_bw_64k"), figures)))
             .markdown());
-        // 15 / 14 = 1.07 met; spreads 21 / 12 = 1.75 and 16 / 12 = 1.33: 1.31, met
+        // 15 / 14 = 1.07 met; spreads 21 / 12 = 1.75 and 16 / 12 = 1.33: excess ratio 0.75 / 0.33 = 2.25, not met
         assertEquals("| write_bw_64k | 64 KiB WRITE, MTU 4096, 1 QP: payload goodput [Gb/s] | udp-floor bw 4112"
-            + " | 14.00 (12.00-16.00) | 15.00 (12.00-21.00) | 1.07 | >= 1.00 | met | 1.33 | 1.75 | 1.31 | <= 1.50 | met |",
+            + " | 14.00 (12.00-16.00) | 15.00 (12.00-21.00) | 1.07 | >= 1.00 | met | 1.33 | 1.75 | 2.25 | <= 1.50 | not met |",
             rows.get(0));
         // against jroce on one QP: 14 / 15 = 0.93 met, 10 / 15 = 0.67 not met; no spread target
         assertEquals("| write_bw_64k | 64 KiB WRITE, 256 QPs aggregate vs 1 QP: payload goodput [Gb/s] | jroce, 1 QP"
-            + " | 15.00 (12.00-21.00) | 14.00 (13.00-15.00) | 0.93 | >= 0.90 | met | 1.75 | 1.15 | 0.66 |  |  |",
+            + " | 15.00 (12.00-21.00) | 14.00 (13.00-15.00) | 0.93 | >= 0.90 | met | 1.75 | 1.15 | 0.21 |  |  |",
             rows.get(1));
         assertEquals("| write_bw_64k | 64 KiB WRITE, 1024 QPs aggregate vs 1 QP: payload goodput [Gb/s] | jroce, 1 QP"
-            + " | 15.00 (12.00-21.00) | 10.00 (10.00-10.00) | 0.67 | >= 0.90 | not met | 1.75 | 1.00 | 0.57 |  |  |",
+            + " | 15.00 (12.00-21.00) | 10.00 (10.00-10.00) | 0.67 | >= 0.90 | not met | 1.75 | 1.00 | 0.00 |  |  |",
             rows.get(2));
+    }
+
+    @Test
+    void theSpreadRatioComparesHowFarEachSideSwings() {
+        assertEquals(2.10, FloorTable.spreadRatio(14.0 / 6.8, 16.1 / 10.7), 0.01); // the 64 KiB WRITE sitting
+        assertEquals(1.0, FloorTable.spreadRatio(1.0, 1.0));
+        assertEquals(Double.POSITIVE_INFINITY, FloorTable.spreadRatio(1.1, 1.0));
     }
 
     @Test
