@@ -165,7 +165,11 @@ public final class InvokerIoContext implements IoContext {
             return 0;
         }
         try {
-            return round(now);
+            // What the last round sent (an ACK for the message this thread just polled) leaves now,
+            // or with the answer this thread posted meanwhile, in one system call: not at the end of
+            // the round, where it would delay the completion the caller waits for.
+            transport.flush();
+            return round(now, false);
         } finally {
             release();
         }
@@ -195,7 +199,7 @@ public final class InvokerIoContext implements IoContext {
         owner.lock();
         pendingCalls.decrementAndGet();
         try {
-            return closed ? 0 : round(System.nanoTime());
+            return closed ? 0 : round(System.nanoTime(), true);
         } finally {
             release();
         }
@@ -228,16 +232,26 @@ public final class InvokerIoContext implements IoContext {
     }
 
 
-    private int round(long now) {
+    /** Queued tasks, the ready datagrams, due timers; then the flush unless the caller defers it. */
+    private int round(long now, boolean flush) {
         int work = runTasks();
         work += transport.receive(RECEIVE_BATCH);
         work += runTasks();
-        work += maintenance(now);
+        work += timers(now);
+        if (flush) {
+            transport.flush();
+        }
         return work;
     }
 
     /** Due timers and the flush of what the work sent. Owner only. */
     private int maintenance(long now) {
+        int work = timers(now);
+        transport.flush();
+        return work;
+    }
+
+    private int timers(long now) {
         int work = 0;
         Runnable t = timers;
         if (t != null && now - nextTimerNs >= 0) {
@@ -245,7 +259,6 @@ public final class InvokerIoContext implements IoContext {
             runSafely(t);
             work++;
         }
-        transport.flush();
         return work;
     }
 
@@ -299,7 +312,7 @@ public final class InvokerIoContext implements IoContext {
                 return;
             }
             try {
-                round(System.nanoTime());
+                round(System.nanoTime(), true);
             } catch (RuntimeException e) {
                 owner.unlock();
                 throw e;

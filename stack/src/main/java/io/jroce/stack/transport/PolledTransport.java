@@ -19,7 +19,9 @@ package io.jroce.stack.transport;
 public interface PolledTransport extends RoceTransport {
     /**
      * Reads up to {@code maxDatagrams} datagrams that are ready, without blocking, and hands every
-     * accepted packet to the handler on the calling thread; flushes what the handler sent.
+     * accepted packet to the handler on the calling thread. What the handler sent is queued until
+     * the caller's {@link #flush}: an application thread that polled a completion and answers it at
+     * once sends the acknowledgement and its answer in one system call.
      *
      * @return the number of datagrams read (accepted or dropped); 0 when none was ready
      */

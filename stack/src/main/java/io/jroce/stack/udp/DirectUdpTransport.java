@@ -223,10 +223,7 @@ public final class DirectUdpTransport implements PolledTransport {
             }
         }
         firstSocket = first + 1 < n ? first + 1 : 0;
-        if (flushPending) {
-            flushQueues();
-        }
-        return total;
+        return total; // what the handler sent waits for flush(): see PolledTransport#receive
     }
 
     @Override

@@ -500,9 +500,13 @@ class DirectUdpTransportTest {
         assertEquals(1, b.transport.counters().get(Counter.DROP_INTERNAL_ERROR));
     }
 
-    /** Packets the handler sends while {@code receive} runs leave when it returns, without a flush call. */
+    /**
+     * Packets the handler sends while {@code receive} runs wait for the caller's flush, so that an
+     * answer the application posts right after leaves in the same system call (an ACK with the
+     * next SEND); nothing of them is on the wire before.
+     */
     @Test
-    void packetsSentFromTheHandlerAreFlushedByReceive() {
+    void packetsSentFromTheHandlerWaitForTheFlush() {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
         b.collector.also = r -> b.transport.send(new UnsafeBuffer(r.packet()), 0, r.packet().length, b.address16,
@@ -510,7 +514,9 @@ class DirectUdpTransportTest {
         byte[] p = packet(new Random(14), 100);
         assertTrue(a.send(p, b));
         b.take();
-        assertArrayEquals(p, a.take().packet(), "the echo left when receive returned");
+        assertEquals(0, a.transport.receive(8), "the echo is queued, not sent, until b flushes");
+        b.transport.flush();
+        assertArrayEquals(p, a.take().packet(), "the echo left with the flush");
     }
 
     /**
