@@ -308,8 +308,14 @@ class RdmaCmUdpTest {
         assertThrows(InvalidAttributeException.class,
             () -> id.bindAddr(new InetSocketAddress("127.0.0.9", SERVICE_PORT)));
         id.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT), 2000);
-        assertThrows(ResourceBusyException.class, id::close, "the ADDR_RESOLVED event is not acknowledged");
-        expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
+        // As librdmacm's rdma_destroy_id (cma.c: it waits until events_completed reaches the events_reported
+        // that ucma_destroy_kern_id returns), only an event taken and not acknowledged holds close back; an
+        // event still queued would be discarded with the ID (closedIdDiscardsItsUnreadEvents).
+        RdmaCmEvent resolved = clientCh.get(WAIT_S, TimeUnit.SECONDS);
+        assertNotNull(resolved, "no ADDR_RESOLVED within " + WAIT_S + " s");
+        assertEquals(RdmaCmEventType.ADDR_RESOLVED, resolved.type(), resolved.toString());
+        assertThrows(ResourceBusyException.class, id::close, "the ADDR_RESOLVED event taken is not acknowledged");
+        resolved.ack();
         id.resolveRoute(2000);
         expect(clientCh, RdmaCmEventType.ROUTE_RESOLVED);
         assertThrows(InvalidAttributeException.class, () -> id.createQp(server.pd, server.qpAttrs()));
@@ -318,6 +324,30 @@ class RdmaCmUdpTest {
         assertThrows(ResourceBusyException.class, clientCh::close);
         id.qp().close();
         id.close();
+        clientCh.close();
+    }
+
+    /**
+     * rdma_destroy_id discards the events the application never took: the kernel frees them with the ID
+     * (ucma.c, ucma_destroy_private_ctx and ucma_cleanup_ctx_events) and librdmacm waits only for those it
+     * delivered. So an ID closes with its ADDR_RESOLVED still queued, and that event never comes out of
+     * the channel, which then closes too.
+     */
+    @Test
+    void closedIdDiscardsItsUnreadEvents() throws Exception {
+        RdmaCmId unread = clientCh.createId(PortSpace.TCP);
+        ids.add(unread);
+        unread.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT),
+            2000);
+        RdmaCmId other = clientCh.createId(PortSpace.TCP);
+        ids.add(other);
+        other.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT),
+            2000);
+        unread.close();
+        RdmaCmEvent e = expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
+        assertSame(other, e.id(), "the closed ID's event was discarded, the other ID's stays");
+        assertNull(clientCh.poll(), "nothing of the closed ID reaches getCmEvent");
+        other.close();
         clientCh.close();
     }
 }

@@ -377,7 +377,10 @@ final class CmtimeClient {
         }
     }
 
-    /** rdma_destroy_id, once the event thread has acknowledged the ID's events. */
+    /**
+     * rdma_destroy_id, which waits while an event the event thread took is not acknowledged (librdmacm's
+     * events_completed); jroce's close refuses until then, so it is tried again. Unread events are discarded.
+     */
     static void destroyId(RdmaCmId id) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         while (true) {

@@ -7,7 +7,6 @@ import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueueFullException;
 import io.jroce.verbs.RdmaDevice;
@@ -93,7 +92,7 @@ final class UdaddyRun {
                 ret = options.isServer() ? runServer(channel) : runClient(channel);
                 out.println("test complete");
             } finally {
-                destroyNodes(channel);
+                destroyNodes();
             }
             out.println("return status " + ret);
             return ret & 0xFF;
@@ -511,41 +510,22 @@ final class UdaddyRun {
         return e instanceof QueueFullException || e instanceof ResourceLimitException ? ENOMEM : EINVAL;
     }
 
-    /** destroy_nodes: each node's resources, then its ID; the refused requests' IDs too. */
-    private void destroyNodes(RdmaEventChannel channel) throws InterruptedException {
+    /**
+     * destroy_nodes: each node's resources, then its ID; the refused requests' IDs too. rdma_destroy_id
+     * discards the events the program never read, as jroce's close() does.
+     */
+    private void destroyNodes() {
         for (UdaddyNode node : nodes) {
             if (node == null) {
                 continue;
             }
             node.destroy();
             if (node.id != null) {
-                destroyId(channel, node.id);
+                node.id.close();
             }
         }
         for (RdmaCmId id : refused) {
-            destroyId(channel, id);
-        }
-    }
-
-    /**
-     * rdma_destroy_id, which discards the events the program never read (the kernel frees them). jroce's
-     * close() refuses while an ID has events not acknowledged, and after a failed connection another ID's
-     * event may still come (its SIDR_REP, or its own failure): read and ack what is there, then close.
-     */
-    private static void destroyId(RdmaEventChannel channel, RdmaCmId id) throws InterruptedException {
-        for (int attempt = 0; ; attempt++) {
-            for (RdmaCmEvent unread; (unread = channel.poll()) != null; ) {
-                unread.ack();
-            }
-            try {
-                id.close();
-                return;
-            } catch (ResourceBusyException lateEvent) {
-                if (attempt == 1000) {
-                    throw lateEvent;
-                }
-                Thread.sleep(1);
-            }
+            id.close();
         }
     }
 }

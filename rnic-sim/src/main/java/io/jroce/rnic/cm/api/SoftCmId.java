@@ -80,6 +80,10 @@ final class SoftCmId implements RdmaCmId {
     /** Changed only by {@link #migrate}, before any event of the new channel's. */
     private volatile SoftEventChannel channel;
     private final PortSpace portSpace;
+    /**
+     * Events taken from the channel and not acknowledged: librdmacm's events_reported less
+     * events_completed, which rdma_destroy_id waits for. Events still queued do not count.
+     */
     private final AtomicInteger unacked = new AtomicInteger();
     private volatile State state = State.IDLE;
     private volatile CmDevice dev;
@@ -500,28 +504,35 @@ final class SoftCmId implements RdmaCmId {
         return peer;
     }
 
+    /**
+     * rdma_destroy_id. Only events taken from the channel and not acknowledged hold it back (librdmacm's
+     * rdma_destroy_id waits for events_completed to reach the events_reported the kernel returns); the
+     * events still queued unread are discarded, as the kernel's ucma_destroy_id frees them
+     * (ucma_cleanup_ctx_events), after the connection is ended so that none comes after.
+     */
     @Override
     public synchronized void close() {
         if (state == State.CLOSED) {
             return;
         }
         if (unacked.get() > 0) {
-            throw new ResourceBusyException(unacked.get() + " event(s) of this ID are not acknowledged; ack them first");
+            throw new ResourceBusyException(unacked.get() + " event(s) of this ID were taken and not acknowledged;"
+                + " ack them first");
         }
         if (state == State.LISTEN) {
             stopListening();
         }
         if (dev != null && conn != null) {
             onIo(() -> {
-                // rdma_destroy_id: the kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and
-                // TimeWait); only forgetting it here left the manager holding it and the peer waiting.
+                // The kernel's cm_destroy_id ends the connection (REJ, DREQ or DREP, and TimeWait) and tells
+                // the peer; once untracked, the manager reports nothing more to this ID.
                 dev.cm().destroy(conn);
                 dev.untrack(conn);
-                dev.cm().destroy(conn); // rdma_destroy_id: ib_destroy_cm_id tells the peer (cm_destroy_id)
             });
         }
         multicast.leaveAll(); // rdma_destroy_id leaves the ID's groups (cma_leave_mc_groups)
         state = State.CLOSED;
+        channel.discard(this);
         channel.forget(this);
         if (binding != null) {
             CmPorts.release(binding);
@@ -552,6 +563,7 @@ final class SoftCmId implements RdmaCmId {
                 d.untrack(child.conn);
             });
             child.state = State.CLOSED;
+            channel.discard(child);
             channel.forget(child);
         }
     }
@@ -579,6 +591,11 @@ final class SoftCmId implements RdmaCmId {
     /** On a UD listener: a SIDR_REQ for its service; returns the new ID, or null when it was refused. */
     SoftCmId onSidrRequest(CmDevice dev, CmConnection c, SidrRequest r) {
         return requests.onSidrRequest(dev, c, r);
+    }
+
+    /** One of this ID's events was taken from the channel: it holds close() back until acknowledged. */
+    void eventTaken() {
+        unacked.incrementAndGet();
     }
 
     /** A CONNECT_REQUEST of this listener was taken from the channel: room for one more (ucma_get_event). */
@@ -704,7 +721,6 @@ final class SoftCmId implements RdmaCmId {
 
     private void post(RdmaCmEventType type, int status, SoftCmId listenId, byte[] privateData, ConnParam connParam,
                       RdmaUdParam udParam) {
-        unacked.incrementAndGet();
         channel.post(new RdmaCmEvent(type, status, this, listenId, privateData, connParam, udParam,
             unacked::decrementAndGet));
     }

@@ -15,7 +15,6 @@ import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
-import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
@@ -35,7 +34,6 @@ import io.jroce.verbs.cm.RdmaEndpoint;
 final class SoftEndpoint implements RdmaEndpoint {
     /** rdma_create_ep's address and route resolution timeout. */
     private static final int RESOLVE_TIMEOUT_MS = 2000;
-    private static final int CLOSE_ATTEMPTS = 100;
 
     private final SoftEventChannel channel;
     private final SoftCmId id;
@@ -463,24 +461,11 @@ final class SoftEndpoint implements RdmaEndpoint {
     }
 
     /**
-     * rdma_destroy_id, then the channel: the events still queued are acknowledged first. An event
-     * queued in between (a DREQ's, a TimeWait's end) makes the ID busy once more: take it and retry.
+     * rdma_destroy_id, then the channel. The endpoint acknowledges every event it takes, so none holds
+     * the ID back; the events still queued are discarded with it.
      */
     private static void closeId(SoftEventChannel channel, SoftCmId id) {
-        for (int attempt = 1; ; attempt++) {
-            RdmaCmEvent e;
-            while ((e = channel.poll()) != null) {
-                e.ack();
-            }
-            try {
-                id.close();
-                break;
-            } catch (ResourceBusyException e2) {
-                if (attempt == CLOSE_ATTEMPTS) {
-                    throw e2;
-                }
-            }
-        }
+        id.close();
         channel.close();
     }
 
