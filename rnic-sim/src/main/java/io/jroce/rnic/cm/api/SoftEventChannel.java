@@ -85,7 +85,7 @@ final class SoftEventChannel implements RdmaEventChannel {
         if (e == null) {
             return null;
         }
-        ((SoftCmId) e.id()).eventTaken();
+        ((SoftCmId) e.id()).events.taken();
         if (e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() instanceof SoftCmId listener) {
             listener.requestTaken();
         }
