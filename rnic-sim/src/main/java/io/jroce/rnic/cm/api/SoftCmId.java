@@ -28,12 +28,11 @@ import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 
 /**
- * An RDMA CM ID over a device's {@link io.jroce.rnic.cm.ConnectionManager}. The application's calls
- * check the ID's state ({@link CmIdState}), then run the manager's methods on the device's I/O thread
- * and wait for them; the manager's events arrive on the I/O thread (through {@link CmDevice}) and are
- * queued to the channel. Its parts: where it is ({@link CmIdRoute}), an RC ID's connection
- * ({@link RcConnection}), a UD ID's SIDR exchange ({@link SidrExchange}), a listener's requests
- * ({@link ListenerRequests}, {@link WildcardListener}) and the multicast groups ({@link CmMulticast}).
+ * An RDMA CM ID over a device's {@link io.jroce.rnic.cm.ConnectionManager}: the application's calls,
+ * each checked against the ID's {@link CmIdState}, then run on the device's I/O thread. Its parts:
+ * where it is ({@link CmIdRoute}), its events ({@link CmIdEvents}), an RC connection
+ * ({@link RcConnection}), a UD ID's SIDR exchange ({@link SidrExchange}), a listener's listening
+ * ({@link CmListening}) and the multicast groups ({@link CmMulticast}).
  */
 final class SoftCmId implements RdmaCmId {
     static final int EINVAL = -22;
