@@ -6,6 +6,7 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.cmcommon.CLib;
+import io.jroce.tools.cmcommon.GetoptComplaint;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.cm.PortSpace;
@@ -126,7 +127,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
             } catch (JroceOptionException e) {
                 throw e;
             } catch (UsageException e) {
-                err.println(getoptComplaint(e.getMessage()));
+                err.println(GetoptComplaint.of("mckey", e.getMessage()));
                 out.print(MckeyUsage.MCKEY);
                 return new Parsed(null, USAGE_STATUS);
             }
@@ -135,39 +136,8 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
         }
     }
 
-    /** What glibc's getopt prints to stderr for the error jroce's Getopt reported as {@code message}. */
-    static String getoptComplaint(String message) {
-        String unknownShort = "unknown option '-";
-        if (message.startsWith(unknownShort) && message.length() == unknownShort.length() + 2) {
-            return "mckey: invalid option -- '" + message.charAt(unknownShort.length()) + "'";
-        }
-        if (message.startsWith("unknown option '--")) {
-            return "mckey: unrecognized option '" + message.substring("unknown option '".length());
-        }
-        if (message.startsWith("-") && message.endsWith(" needs a value")) {
-            return "mckey: option requires an argument -- '" + message.charAt(1) + "'";
-        }
-        return "mckey: " + message;
-    }
-
-    /** strtol(s, NULL, 0) for a port space: decimal, 0x hexadecimal or 0 octal, up to the first other character. */
+    /** strtol(s, NULL, 0) for a port space. */
     static long strtol(String s) {
-        String t = s.strip();
-        boolean negative = t.startsWith("-");
-        if (negative || t.startsWith("+")) {
-            t = t.substring(1);
-        }
-        int base = 10;
-        if (t.startsWith("0x") || t.startsWith("0X")) {
-            base = 16;
-            t = t.substring(2);
-        } else if (t.startsWith("0")) {
-            base = 8;
-        }
-        long n = 0;
-        for (int i = 0; i < t.length() && Character.digit(t.charAt(i), base) >= 0 && n < Integer.MAX_VALUE; i++) {
-            n = n * base + Character.digit(t.charAt(i), base);
-        }
-        return negative ? -n : n;
+        return CLib.strtol(s);
     }
 }
