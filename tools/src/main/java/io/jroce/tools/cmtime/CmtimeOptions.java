@@ -3,9 +3,9 @@ package io.jroce.tools.cmtime;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
-import io.jroce.tools.cmcommon.GetoptComplaint;
 import io.jroce.tools.cmcommon.JroceOptionException;
 import io.jroce.tools.cmcommon.TwinDeviceOptions;
+import io.jroce.tools.cmcommon.TwinGetopt;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -64,13 +64,7 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
             value('r', null, (o, v) -> retries[0] = atoi(v)),
             value('t', null, (o, v) -> timeout[0] = atoi(v))));
         table.addAll(device.options());
-        try {
-            new Getopt(table, (o, operand) -> { }).parse(args);
-        } catch (JroceOptionException e) {
-            throw e;
-        } catch (UsageException e) {
-            err.println(GetoptComplaint.of("cmtime", e.getMessage()));
-            out.print(CmtimeUsage.CMTIME);
+        if (!TwinGetopt.parse("cmtime", CmtimeUsage.CMTIME, table, args, out, err)) {
             return new Parsed(null, 1);
         }
         if (connections[0] < 0) {

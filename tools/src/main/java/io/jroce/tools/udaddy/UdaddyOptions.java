@@ -4,11 +4,10 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.cmcommon.CLib;
-import io.jroce.tools.cmcommon.GetoptComplaint;
 import io.jroce.tools.cmcommon.JroceOptionException;
 import io.jroce.tools.cmcommon.TwinDeviceOptions;
+import io.jroce.tools.cmcommon.TwinGetopt;
 import io.jroce.tools.UsageException;
-import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.cm.PortSpace;
 import java.io.PrintStream;
@@ -126,14 +125,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         }
 
         Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-            try {
-                // udaddy reads options only; getopt leaves the operands, which it ignores.
-                new Getopt(table(), (o, operand) -> { }).parse(args);
-            } catch (JroceOptionException e) {
-                throw e;
-            } catch (UsageException e) {
-                err.println(GetoptComplaint.of("udaddy", e.getMessage()));
-                out.print(UdaddyUsage.UDADDY);
+            if (!TwinGetopt.parse("udaddy", UdaddyUsage.UDADDY, table(), args, out, err)) {
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new UdaddyOptions(server, bind, connections, count, size, numericHost, device.build(),
