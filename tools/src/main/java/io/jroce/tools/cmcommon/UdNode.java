@@ -4,7 +4,6 @@ import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.cm.RdmaCmId;
 
 /**
@@ -36,29 +35,16 @@ public final class UdNode {
      * device can close; a second call closes none of them again.
      */
     public void destroy() {
-        closeQuietly(ah);
+        Teardown.closeQuietly(ah);
         if (id != null && id.qp() != null) {
-            closeQuietly(id.qp());
+            Teardown.closeQuietly(id.qp());
         }
-        closeQuietly(cq);
-        closeQuietly(mr);
-        closeQuietly(pd);
+        Teardown.closeQuietly(cq);
+        Teardown.closeQuietly(mr);
+        Teardown.closeQuietly(pd);
         ah = null;
         cq = null;
         mr = null;
         pd = null;
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (VerbsException e) {
-            // the run's outcome is decided already; udaddy and mckey ignore these statuses too
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -9,6 +9,6 @@
  * {@link io.jroce.tools.cmcommon.JroceOptionException}s), and the C library's words for a failure
  * ({@link io.jroce.tools.cmcommon.Strerror}); and the UD twins (udaddy, mckey) their nodes
  * ({@link io.jroce.tools.cmcommon.UdNode}) and the functions udaddy.c and mckey.c repeat
- * ({@link io.jroce.tools.cmcommon.UdTest}).
+ * ({@link io.jroce.tools.cmcommon.UdTest}); and their teardown ({@link io.jroce.tools.cmcommon.Teardown}).
  */
 package io.jroce.tools.cmcommon;

@@ -1,8 +1,8 @@
 package io.jroce.tools.cmtime;
 
 import io.jroce.rnic.cm.api.RdmaCm;
-import io.jroce.tools.cmcommon.AddrLookup;
 import io.jroce.tools.cmcommon.CmDevicePlan;
+import io.jroce.tools.cmcommon.Teardown;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
@@ -397,15 +397,6 @@ final class CmtimeClient {
     }
 
     static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (VerbsException e) {
-            // teardown: the outcome is decided already
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        Teardown.closeQuietly(c);
     }
 }
