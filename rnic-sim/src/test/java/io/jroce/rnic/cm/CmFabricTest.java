@@ -9,17 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.function.Predicate;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.jroce.rnic.SoftRnic;
-import io.jroce.rnic.core.SoftDevice;
-import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.mad.CmDrepFlyweight;
 import io.jroce.stack.mad.CmDreqFlyweight;
 import io.jroce.stack.mad.CmMraFlyweight;
@@ -30,45 +23,18 @@ import io.jroce.stack.mad.CmReqFlyweight;
 import io.jroce.stack.mad.CmRtuFlyweight;
 import io.jroce.stack.mad.CmTransactionId;
 import io.jroce.stack.mad.MadHeaderFlyweight;
-import io.jroce.stack.wire.ParseResult;
-import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
 
 /**
  * Two devices' connection managers on the simulated fabric, with a 1 ms tick: the exact CM messages
  * and their timing.
  */
-class CmFabricTest {
-    private static final byte[] A = Gid.parse("10.0.0.1").toBytes();
-    private static final byte[] B = Gid.parse("10.0.0.2").toBytes();
-    private static final long MS = 1_000_000L;
+class CmFabricTest extends CmFabricRig {
     private static final long SERVICE = ConnectionManager.tcpServiceId(7174);
     private static final int QPN_A = 0x11, QPN_B = 0x22, PSN_A = 0xABCDE, PSN_B = 0x12345;
 
-    private final SimulatedFabric fabric = SimulatedFabric.builder().tickNs(MS).build();
-    private final SoftDevice devA = (SoftDevice) SoftRnic.builder().name("a").address("10.0.0.1").openOn(fabric);
-    private final SoftDevice devB = (SoftDevice) SoftRnic.builder().name("b").address("10.0.0.2").openOn(fabric);
-    private final ConnectionManager cmA = new ConnectionManager(devA.gsi(), new Random(1));
-    private final ConnectionManager cmB = new ConnectionManager(devB.gsi(), new Random(2));
-    /** Every MAD on the wire, with when and from whom; {@link #drop} decides which the fabric loses. */
-    private final List<Mad> wire = new ArrayList<>();
-    private Predicate<Mad> drop = m -> false;
     private final Recorder eventsA = new Recorder();
     private final Recorder eventsB = new Recorder();
-
-    private record Mad(long atNs, boolean fromA, byte[] bytes) {
-        int attribute() {
-            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).attributeId();
-        }
-
-        long tid() {
-            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).transactionId();
-        }
-
-        UnsafeBuffer buffer() {
-            return new UnsafeBuffer(bytes);
-        }
-    }
 
     /** Records events; by default the passive side accepts and the active side answers REP with RTU. */
     private final class Recorder implements CmEvents {
@@ -139,27 +105,6 @@ class CmFabricTest {
     CmFabricTest() {
         eventsA.cm = cmA;
         eventsB.cm = cmB;
-        fabric.fault(d -> {
-            RocePacket p = new RocePacket();
-            byte[] bytes = new byte[d.packet().capacity()];
-            d.packet().getBytes(0, bytes);
-            assertEquals(ParseResult.OK, p.wrap(new UnsafeBuffer(bytes), 0, bytes.length - IcrcCalculator.ICRC_LENGTH));
-            byte[] mad = new byte[256];
-            p.buffer().getBytes(p.payloadOffset(), mad);
-            Mad m = new Mad(fabric.nowNs(), bytes[0] != 0 && sameAddress(d.src(), A), mad);
-            wire.add(m);
-            return !drop.test(m);
-        });
-    }
-
-    private static boolean sameAddress(byte[] src, byte[] gid) {
-        return src[src.length - 1] == gid[15];
-    }
-
-    @AfterEach
-    void close() {
-        devA.close();
-        devB.close();
     }
 
     private ConnectParams params() {
@@ -183,10 +128,6 @@ class CmFabricTest {
         return c;
     }
 
-    private List<Mad> sent(int attribute) {
-        return wire.stream().filter(m -> m.attribute() == attribute).toList();
-    }
-
     /**
      * A timer armed when a MAD arrived (1 us after a tick, the fabric's latency) expires at the first
      * tick after its deadline: {@code expected} plus less than one 1 ms tick.
@@ -194,10 +135,6 @@ class CmFabricTest {
     private static void assertWithinATick(long expected, long actual, String what) {
         assertTrue(actual >= expected && actual < expected + MS,
             what + ": expected " + expected + " ns to the tick, was " + actual);
-    }
-
-    private long count(SoftDevice d, String name) {
-        return d.counters().get(name);
     }
 
     @Test

@@ -6,23 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.function.Predicate;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.core.SoftDevice;
-import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.mad.CmSidrRepFlyweight;
 import io.jroce.stack.mad.CmSidrReqFlyweight;
 import io.jroce.stack.mad.CmTransactionId;
 import io.jroce.stack.mad.MadHeaderFlyweight;
-import io.jroce.stack.wire.ParseResult;
-import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
 
 /**
@@ -30,38 +23,14 @@ import io.jroce.verbs.Gid;
  * tick: the exact SIDR_REQ and SIDR_REP, their timing, and the kernel's answers to no listener,
  * rejection, repeats and loss.
  */
-class CmSidrFabricTest {
-    private static final byte[] A = Gid.parse("10.0.0.1").toBytes();
-    private static final byte[] B = Gid.parse("10.0.0.2").toBytes();
+class CmSidrFabricTest extends CmFabricRig {
     private static final byte[] C = Gid.parse("10.0.0.3").toBytes();
-    private static final long MS = 1_000_000L;
     private static final long SERVICE = ConnectionManager.udpServiceId(7174);
     private static final int UD_QPN = 0x33;
     private static final int QKEY = 0x01234567;
 
-    private final SimulatedFabric fabric = SimulatedFabric.builder().tickNs(MS).build();
-    private final SoftDevice devA = (SoftDevice) SoftRnic.builder().name("a").address("10.0.0.1").openOn(fabric);
-    private final SoftDevice devB = (SoftDevice) SoftRnic.builder().name("b").address("10.0.0.2").openOn(fabric);
-    private final ConnectionManager cmA = new ConnectionManager(devA.gsi(), new Random(1));
-    private final ConnectionManager cmB = new ConnectionManager(devB.gsi(), new Random(2));
-    private final List<Mad> wire = new ArrayList<>();
-    private Predicate<Mad> drop = m -> false;
     private final Recorder eventsA = new Recorder();
     private final Recorder eventsB = new Recorder();
-
-    private record Mad(long atNs, byte[] bytes) {
-        int attribute() {
-            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).attributeId();
-        }
-
-        long tid() {
-            return new MadHeaderFlyweight().wrap(new UnsafeBuffer(bytes), 0).transactionId();
-        }
-
-        UnsafeBuffer buffer() {
-            return new UnsafeBuffer(bytes);
-        }
-    }
 
     /** Records events; by default the passive side accepts with {@link #UD_QPN}. */
     private final class Recorder implements CmEvents {
@@ -100,23 +69,6 @@ class CmSidrFabricTest {
     CmSidrFabricTest() {
         eventsA.cm = cmA;
         eventsB.cm = cmB;
-        fabric.fault(d -> {
-            RocePacket p = new RocePacket();
-            byte[] bytes = new byte[d.packet().capacity()];
-            d.packet().getBytes(0, bytes);
-            assertEquals(ParseResult.OK, p.wrap(new UnsafeBuffer(bytes), 0, bytes.length - IcrcCalculator.ICRC_LENGTH));
-            byte[] mad = new byte[256];
-            p.buffer().getBytes(p.payloadOffset(), mad);
-            Mad m = new Mad(fabric.nowNs(), mad);
-            wire.add(m);
-            return !drop.test(m);
-        });
-    }
-
-    @AfterEach
-    void close() {
-        devA.close();
-        devB.close();
     }
 
     private static byte[] privateData() {
@@ -131,14 +83,6 @@ class CmSidrFabricTest {
         fabric.execute(() -> c[0] = cmA.sidrRequest(new SidrParams(SERVICE, A, B, privateData()), eventsA));
         fabric.runFor(10 * MS);
         return c[0];
-    }
-
-    private List<Mad> sent(int attribute) {
-        return wire.stream().filter(m -> m.attribute() == attribute).toList();
-    }
-
-    private long count(SoftDevice d, String name) {
-        return d.counters().get(name);
     }
 
     /** Sends {@code mad} from A's GSI to B's, as any host on the network can. */

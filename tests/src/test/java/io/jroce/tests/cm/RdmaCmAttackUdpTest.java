@@ -7,19 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import io.jroce.rnic.SoftRnic;
-import io.jroce.rnic.cm.api.RdmaCm;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.mad.CmPathFlyweight;
 import io.jroce.stack.mad.CmRejFlyweight;
@@ -29,16 +24,14 @@ import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
-import io.jroce.verbs.cm.RdmaEventChannel;
 
 /**
  * The RDMA CM API's limits against peers that send REQs faster than the application reads them,
@@ -46,78 +39,26 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  * (127.0.0.1 the server, 127.0.0.2 the client, one UDP port), every wait bounded, none of them on
  * a duration the behaviour depends on.
  */
-class RdmaCmAttackUdpTest {
+class RdmaCmAttackUdpTest extends CmUdpPair {
     private static final int SERVICE_PORT = 7174;
-    private static final long WAIT_S = 30;
+    private static final int CQ_DEPTH = 64;
 
-    private final int udpPort = freePort();
-    private final RdmaDevice serverDev = SoftRnic.builder().name("srv").address("127.0.0.1").udpPort(udpPort).open();
-    private final RdmaDevice clientDev = SoftRnic.builder().name("cli").address("127.0.0.2").udpPort(udpPort).open();
-    private final RdmaEventChannel serverCh = RdmaCm.createEventChannel();
-    private final RdmaEventChannel clientCh = RdmaCm.createEventChannel();
-    private final ProtectionDomain serverPd = serverDev.allocPd();
-    private final ProtectionDomain clientPd = clientDev.allocPd();
-    private final CompletionQueue serverCq = serverDev.createCq(64);
-    private final CompletionQueue clientCq = clientDev.createCq(64);
-    private final List<RdmaCmId> ids = new ArrayList<>();
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @AfterEach
-    void close() {
-        for (RdmaCmId id : ids) {
-            if (id.qp() != null) {
-                try {
-                    id.qp().close();
-                } catch (RuntimeException alreadyClosed) {
-                    // closed by the test
-                }
-            }
-        }
-        serverCq.close();
-        clientCq.close();
-        serverPd.close();
-        clientPd.close();
-        serverDev.close();
-        clientDev.close();
+    RdmaCmAttackUdpTest() {
+        super(AccessFlags.LOCAL_WRITE, CQ_DEPTH);
     }
 
     private static QpInitAttributes qpAttrs(CompletionQueue cq) {
         return new QpInitAttributes().cq(cq).maxSendWr(4).maxRecvWr(4).maxSendSge(1).maxRecvSge(1);
     }
 
-    /** The next event, which must be of {@code type}; acknowledged. */
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
-    }
-
     private RdmaCmId listen(int backlog) {
-        RdmaCmId listener = serverCh.createId(PortSpace.TCP);
-        ids.add(listener);
-        listener.bindAddr(new InetSocketAddress("127.0.0.1", SERVICE_PORT));
-        listener.listen(backlog);
-        return listener;
+        return listen(PortSpace.TCP, SERVICE_PORT, backlog);
     }
 
     /** A client ID through ROUTE_RESOLVED, with its QP, then connected. */
     private RdmaCmId connect() throws InterruptedException {
-        RdmaCmId id = clientCh.createId(PortSpace.TCP);
-        ids.add(id);
-        id.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT), 2000);
-        expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
-        id.resolveRoute(2000);
-        expect(clientCh, RdmaCmEventType.ROUTE_RESOLVED);
-        id.createQp(clientPd, qpAttrs(clientCq));
+        RdmaCmId id = routedClient(PortSpace.TCP, SERVICE_PORT);
+        id.createQp(client.pd, qpAttrs(client.cq));
         id.connect(new ConnParam());
         return id;
     }
@@ -203,7 +144,7 @@ class RdmaCmAttackUdpTest {
         RdmaCmEvent req = expect(serverCh, RdmaCmEventType.CONNECT_REQUEST);
         RdmaCmId serverId = req.id();
         ids.add(serverId);
-        serverId.createQp(serverPd, qpAttrs(serverCq));
+        serverId.createQp(server.pd, qpAttrs(server.cq));
         serverId.accept(new ConnParam());
         expect(clientCh, RdmaCmEventType.ESTABLISHED);
         expect(serverCh, RdmaCmEventType.ESTABLISHED);

@@ -8,31 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.jroce.rnic.SoftRnic;
-import io.jroce.rnic.cm.api.RdmaCm;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
-import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
-import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
@@ -46,113 +35,30 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
-import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 
 /**
- * RDMA CM in the UDP port space between two jroce devices on one host (127.0.0.1 and 127.0.0.2 on one
- * free UDP port): SIDR resolves the listener's UD QP and Q_Key, and UD SENDs flow both ways with the
- * address handle built from the events, as udaddy does it.
+ * RDMA CM in the UDP port space between two jroce devices on one host ({@link CmUdpPair}): SIDR
+ * resolves the listener's UD QP and Q_Key, and UD SENDs flow both ways with the address handle built
+ * from the events, as udaddy does it.
  */
-class RdmaCmUdUdpTest {
+class RdmaCmUdUdpTest extends CmUdpPair {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE;
     private static final int SERVICE_PORT = 7174;
     private static final int RDMA_UDP_QKEY = 0x01234567;
     /** A UD receive buffer starts with the 40-byte GRH area. */
     private static final int GRH = 40;
-    private static final long WAIT_S = 30;
 
-    private final int udpPort = freePort();
-    private final RdmaDevice serverDev = SoftRnic.builder().name("srv").address("127.0.0.1").udpPort(udpPort).open();
-    private final RdmaDevice clientDev = SoftRnic.builder().name("cli").address("127.0.0.2").udpPort(udpPort).open();
-    private final RdmaEventChannel serverCh = RdmaCm.createEventChannel();
-    private final RdmaEventChannel clientCh = RdmaCm.createEventChannel();
-    private final Side server = new Side(serverDev);
-    private final Side client = new Side(clientDev);
-    private final List<RdmaCmId> ids = new ArrayList<>();
-
-    private static final class Side {
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final MemoryRegion mr;
-
-        Side(RdmaDevice d) {
-            pd = d.allocPd();
-            cq = d.createCq(16);
-            mr = pd.allocateMemory(4096, ACCESS);
-        }
-
-        QpInitAttributes udAttrs() {
-            return new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
-        }
-
-        WorkCompletion completion() throws InterruptedException {
-            WorkCompletion wc = new WorkCompletion();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (!cq.poll(wc)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("no completion within " + WAIT_S + " s");
-                }
-                Thread.sleep(1);
-            }
-            return wc;
-        }
-
-        void close() {
-            mr.close();
-            cq.close();
-            pd.close();
-        }
-    }
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @AfterEach
-    void close() {
-        for (RdmaCmId id : ids) {
-            if (id.qp() != null) {
-                try {
-                    id.qp().close();
-                } catch (RuntimeException alreadyClosed) {
-                    // closed by the test
-                }
-            }
-        }
-        server.close();
-        client.close();
-        serverDev.close();
-        clientDev.close();
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
+    RdmaCmUdUdpTest() {
+        super(ACCESS);
     }
 
     private RdmaCmId listen() {
-        RdmaCmId listener = serverCh.createId(PortSpace.UDP);
-        ids.add(listener);
-        listener.bindAddr(new InetSocketAddress("127.0.0.1", SERVICE_PORT));
-        listener.listen(8);
-        return listener;
+        return listen(PortSpace.UDP, SERVICE_PORT, 8);
     }
 
     private RdmaCmId resolvedClient(int port) throws InterruptedException {
-        RdmaCmId id = clientCh.createId(PortSpace.UDP);
-        ids.add(id);
-        id.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", port), 2000);
-        expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
-        id.resolveRoute(2000);
-        expect(clientCh, RdmaCmEventType.ROUTE_RESOLVED);
+        RdmaCmId id = routedClient(PortSpace.UDP, port);
         id.createQp(client.pd, client.udAttrs());
         return id;
     }

@@ -7,29 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.jroce.rnic.SoftRnic;
-import io.jroce.rnic.cm.api.RdmaCm;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
-import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpState;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ScatterGatherEntry;
@@ -44,114 +32,26 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
-import io.jroce.verbs.cm.RdmaEventChannel;
 
 /**
- * Two jroce devices on one host (127.0.0.1 and 127.0.0.2, both on one free UDP port P, their own and
- * their peers'), connected through the RDMA CM API as a librdmacm program would: events are asserted
- * in order, every wait bounded by a generous timeout.
+ * Two jroce devices on one host ({@link CmUdpPair}), connected through the RDMA CM API as a librdmacm
+ * program would: events are asserted in order, every wait bounded by a generous timeout.
  */
-class RdmaCmUdpTest {
+class RdmaCmUdpTest extends CmUdpPair {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     private static final int SERVICE_PORT = 7174;
-    /** Generous: TimeWait alone lasts about 2 s (cm_convert_to_ms(packet life 18 + 1)). */
-    private static final long WAIT_S = 30;
 
-    private final int udpPort = freePort();
-    private final RdmaDevice serverDev = SoftRnic.builder().name("srv").address("127.0.0.1").udpPort(udpPort).open();
-    private final RdmaDevice clientDev = SoftRnic.builder().name("cli").address("127.0.0.2").udpPort(udpPort).open();
-    private final RdmaEventChannel serverCh = RdmaCm.createEventChannel();
-    private final RdmaEventChannel clientCh = RdmaCm.createEventChannel();
-    private final Side server = new Side(serverDev);
-    private final Side client = new Side(clientDev);
-
-    private static final class Side {
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final MemoryRegion mr;
-
-        Side(RdmaDevice d) {
-            pd = d.allocPd();
-            cq = d.createCq(16);
-            mr = pd.allocateMemory(4096, ACCESS);
-        }
-
-        QpInitAttributes qpAttrs() {
-            return new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
-        }
-
-        WorkCompletion completion() throws InterruptedException {
-            WorkCompletion wc = new WorkCompletion();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (!cq.poll(wc)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("no completion within " + WAIT_S + " s");
-                }
-                Thread.sleep(1);
-            }
-            return wc;
-        }
-
-        void close() {
-            mr.close();
-            cq.close();
-            pd.close();
-        }
-    }
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** Every ID a test made, so that a failed test still frees its QPs and devices. */
-    private final List<RdmaCmId> ids = new ArrayList<>();
-
-    @AfterEach
-    void close() {
-        for (RdmaCmId id : ids) {
-            if (id.qp() != null) {
-                try {
-                    id.qp().close();
-                } catch (RuntimeException alreadyClosed) {
-                    // closed by the test
-                }
-            }
-        }
-        server.close();
-        client.close();
-        serverDev.close();
-        clientDev.close();
-    }
-
-    /** The next event, which must be of {@code type}; acknowledged. */
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
+    RdmaCmUdpTest() {
+        super(ACCESS);
     }
 
     private RdmaCmId listen() {
-        RdmaCmId listener = serverCh.createId(PortSpace.TCP);
-        ids.add(listener);
-        listener.bindAddr(new InetSocketAddress("127.0.0.1", SERVICE_PORT));
-        listener.listen(8);
-        return listener;
+        return listen(PortSpace.TCP, SERVICE_PORT, 8);
     }
 
     /** The client side up to ROUTE_RESOLVED with its QP. */
     private RdmaCmId resolvedClient() throws InterruptedException {
-        RdmaCmId id = clientCh.createId(PortSpace.TCP);
-        ids.add(id);
-        id.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT), 2000);
-        expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
-        id.resolveRoute(2000);
-        expect(clientCh, RdmaCmEventType.ROUTE_RESOLVED);
+        RdmaCmId id = routedClient(PortSpace.TCP, SERVICE_PORT);
         assertSame(clientDev, id.device());
         id.createQp(client.pd, client.qpAttrs());
         assertEquals(QpState.INIT, id.qp().state());
@@ -308,8 +208,14 @@ class RdmaCmUdpTest {
         assertThrows(InvalidAttributeException.class,
             () -> id.bindAddr(new InetSocketAddress("127.0.0.9", SERVICE_PORT)));
         id.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT), 2000);
-        assertThrows(ResourceBusyException.class, id::close, "the ADDR_RESOLVED event is not acknowledged");
-        expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
+        // As librdmacm's rdma_destroy_id (cma.c: it waits until events_completed reaches the events_reported
+        // that ucma_destroy_kern_id returns), only an event taken and not acknowledged holds close back; an
+        // event still queued would be discarded with the ID (closedIdDiscardsItsUnreadEvents).
+        RdmaCmEvent resolved = clientCh.get(WAIT_S, TimeUnit.SECONDS);
+        assertNotNull(resolved, "no ADDR_RESOLVED within " + WAIT_S + " s");
+        assertEquals(RdmaCmEventType.ADDR_RESOLVED, resolved.type(), resolved.toString());
+        assertThrows(ResourceBusyException.class, id::close, "the ADDR_RESOLVED event taken is not acknowledged");
+        resolved.ack();
         id.resolveRoute(2000);
         expect(clientCh, RdmaCmEventType.ROUTE_RESOLVED);
         assertThrows(InvalidAttributeException.class, () -> id.createQp(server.pd, server.qpAttrs()));
@@ -318,6 +224,30 @@ class RdmaCmUdpTest {
         assertThrows(ResourceBusyException.class, clientCh::close);
         id.qp().close();
         id.close();
+        clientCh.close();
+    }
+
+    /**
+     * rdma_destroy_id discards the events the application never took: the kernel frees them with the ID
+     * (ucma.c, ucma_destroy_private_ctx and ucma_cleanup_ctx_events) and librdmacm waits only for those it
+     * delivered. So an ID closes with its ADDR_RESOLVED still queued, and that event never comes out of
+     * the channel, which then closes too.
+     */
+    @Test
+    void closedIdDiscardsItsUnreadEvents() throws Exception {
+        RdmaCmId unread = clientCh.createId(PortSpace.TCP);
+        ids.add(unread);
+        unread.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT),
+            2000);
+        RdmaCmId other = clientCh.createId(PortSpace.TCP);
+        ids.add(other);
+        other.resolveAddr(new InetSocketAddress("127.0.0.2", 0), new InetSocketAddress("127.0.0.1", SERVICE_PORT),
+            2000);
+        unread.close();
+        RdmaCmEvent e = expect(clientCh, RdmaCmEventType.ADDR_RESOLVED);
+        assertSame(other, e.id(), "the closed ID's event was discarded, the other ID's stays");
+        assertNull(clientCh.poll(), "nothing of the closed ID reaches getCmEvent");
+        other.close();
         clientCh.close();
     }
 }

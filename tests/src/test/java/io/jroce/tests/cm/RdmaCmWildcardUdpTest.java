@@ -1,15 +1,14 @@
 package io.jroce.tests.cm;
 
+import static io.jroce.tests.cm.CmUdpPair.WAIT_S;
+import static io.jroce.tests.cm.CmUdpPair.expect;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -25,12 +24,11 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.cm.api.RdmaCm;
+import io.jroce.tests.cm.CmUdpPair.Side;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
@@ -58,57 +56,13 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  */
 class RdmaCmWildcardUdpTest {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-    private static final long WAIT_S = 30;
 
-    private final int udpPort = freePort();
+    private final int udpPort = CmUdpPair.freePort();
     private final List<AutoCloseable> closing = new ArrayList<>();
     private final Map<RdmaDevice, Side> sides = new HashMap<>();
     private final RdmaDevice clientDev = open("cli", "127.0.0.2");
     private final RdmaEventChannel serverCh = RdmaCm.createEventChannel();
     private final RdmaEventChannel clientCh = RdmaCm.createEventChannel();
-
-    /** A device's PD, CQ and a 4 KiB region, closed with the device. */
-    private static final class Side {
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final MemoryRegion mr;
-
-        Side(RdmaDevice d) {
-            pd = d.allocPd();
-            cq = d.createCq(16);
-            mr = pd.allocateMemory(4096, ACCESS);
-        }
-
-        QpInitAttributes qpAttrs() {
-            return new QpInitAttributes().cq(cq).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
-        }
-
-        WorkCompletion completion() throws InterruptedException {
-            WorkCompletion wc = new WorkCompletion();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-            while (!cq.poll(wc)) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("no completion within " + WAIT_S + " s");
-                }
-                Thread.sleep(1);
-            }
-            return wc;
-        }
-
-        void close() {
-            mr.close();
-            cq.close();
-            pd.close();
-        }
-    }
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** A device on {@code addresses} with the test's UDP port; its side and the device are closed after the test. */
     private RdmaDevice open(String name, String... addresses) {
@@ -117,7 +71,7 @@ class RdmaCmWildcardUdpTest {
             b.address(a);
         }
         RdmaDevice d = b.open();
-        Side s = new Side(d);
+        Side s = new Side(d, ACCESS);
         sides.put(d, s);
         closing.add(0, () -> {
             s.close();
@@ -151,14 +105,6 @@ class RdmaCmWildcardUdpTest {
                 // the test closed it, or it failed with events unacknowledged
             }
         }
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
     }
 
     private RdmaCmId wildcardListener(String wildcard, int port) {

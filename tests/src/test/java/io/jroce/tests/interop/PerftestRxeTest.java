@@ -17,14 +17,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -86,11 +83,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerftestRxeTest {
     private static final Logger LOG = LoggerFactory.getLogger(PerftestRxeTest.class);
-    private static final Duration BOOT = Duration.ofMinutes(3);
-    /** A guard per step, not a pace: each step takes seconds. */
-    private static final Duration STEP = Duration.ofMinutes(3);
-    /** The guest kills a tool after this long (a guard: a hung step then does not hang the rest). */
-    private static final int GUEST_TOOL_TIMEOUT_S = 100;
     private static final int RXE_MTU = 1024; // a 1500-byte network: rxe's active MTU
     private static final String CAPTURED_STEP = "write_bw";
 
@@ -194,7 +186,8 @@ class PerftestRxeTest {
     @TestFactory
     @Order(1)
     Stream<DynamicTest> perftestServerJroceClient() {
-        Lab lab = Lab.start("rxe-perftest-servers", "s", network -> "");
+        PerftestLab lab = PerftestLab.start("rxe-perftest-servers", "s", STEPS, network -> "timeout "
+            + PerftestLab.GUEST_TOOL_TIMEOUT_S + " ib_$t -d rxe0 -x 1 -F \"$@\"; r=$?");
         return lab.steps((step, k) -> DynamicTest.dynamicTest("ib_" + step + " server, jroce client",
             () -> serverInGuest(lab, step, k)));
     }
@@ -204,56 +197,34 @@ class PerftestRxeTest {
     @Order(2)
     Stream<DynamicTest> perftestClientJroceServer() {
         int port = ThreadLocalRandom.current().nextInt(20000, 30000); // another run's jroce may hold 18515
-        Lab lab = Lab.start("rxe-perftest-clients", "c", network -> "-p " + port + " \"$@\" " + network.hostIpv4());
+        PerftestLab lab = PerftestLab.start("rxe-perftest-clients", "c", STEPS, network ->
+            "RETRY_TRIES=60 retry-refused timeout " + PerftestLab.GUEST_TOOL_TIMEOUT_S + " ib_$t -d rxe0 -x 1 -F -p "
+            + port + " \"$@\" " + network.hostIpv4() + "; r=$?");
         return lab.steps((step, k) -> DynamicTest.dynamicTest("ib_" + step + " client, jroce server",
             () -> clientInGuest(lab, step, k, port)));
     }
 
-    private void serverInGuest(Lab lab, Step step, int k) throws Exception {
-        lab.guest.awaitOutput(lab.begin(k), BOOT);
+    private void serverInGuest(PerftestLab lab, Step step, int k) throws Exception {
         List<String> args = jroceArgs(lab.network, step);
         args.add(lab.guest.ipv4());
-        RoceCapture capture = null;
-        Path pcap = Path.of("/tmp/perftest-" + step.id() + ".pcap");
-        if (step.id().equals(CAPTURED_STEP)) {
-            // on the guest's tap0: jroce's GSO datagrams are cut into packets there (see RoceCapture)
-            capture = RoceCapture.startInNetns(lab.guest.containerPid(), "tap0", pcap);
-        }
-        JroceCommand.Result jroce;
-        try {
-            jroce = runWhileRefused(lab.pool, args);
-        } finally {
-            if (capture != null) {
-                capture.stop();
-            }
-        }
-        GuestRun guest = lab.awaitEnd(k);
-        String context = step + "\n--- jroce (client):\n" + jroce.transcript() + "\n--- rxe (server), status "
-            + guest.status + ":\n" + String.join("\n", guest.lines);
-        check(step, PerftestOutput.parse(jroce.lines()), jroce.status(), PerftestOutput.parse(guest.lines),
-            guest.status, lab.hostGid(), lab.guestGid(), "client", context);
-        if (capture != null) {
-            capture.check(); // every frame RoCEv2 to tshark, nothing malformed, every ICRC valid
+        Path pcap = step.id().equals(CAPTURED_STEP) ? Path.of("/tmp/perftest-" + step.id() + ".pcap") : null;
+        // "Couldn't connect to": the guest's server prints its begin line a moment before it listens.
+        PerftestLab.Outcome o = lab.jroceClient(k, args, "Couldn't connect to", pcap);
+        check(step, o.jroceOutput(), o.jroce().status(), o.guestOutput(),
+            o.guest().status(), lab.hostGid(), lab.guestGid(), "client",
+            o.context(step.toString(), "client", "server"));
+        if (o.capture() != null) {
+            o.capture().check(); // every frame RoCEv2 to tshark, nothing malformed, every ICRC valid
         }
     }
 
-    private void clientInGuest(Lab lab, Step step, int k, int port) throws Exception {
+    private void clientInGuest(PerftestLab lab, Step step, int k, int port) throws Exception {
         List<String> args = jroceArgs(lab.network, step);
         args.addAll(List.of("-p", Integer.toString(port)));
-        JroceCommand server = JroceCommand.start(lab.pool, args.toArray(String[]::new));
-        GuestRun guest;
-        JroceCommand.Result jroce;
-        try {
-            guest = lab.awaitEnd(k);
-            jroce = server.await(STEP);
-        } catch (Exception | AssertionError e) {
-            server.cancel();
-            throw e;
-        }
-        String context = step + "\n--- jroce (server):\n" + jroce.transcript() + "\n--- rxe (client), status "
-            + guest.status + ":\n" + String.join("\n", guest.lines);
-        check(step, PerftestOutput.parse(guest.lines), guest.status, PerftestOutput.parse(jroce.lines()),
-            jroce.status(), lab.guestGid(), lab.hostGid(), "server", context);
+        PerftestLab.Outcome o = lab.jroceServer(k, args, PerftestLab.STEP);
+        check(step, o.guestOutput(), o.guest().status(), o.jroceOutput(),
+            o.jroce().status(), lab.guestGid(), lab.hostGid(), "server",
+            o.context(step.toString(), "server", "client"));
     }
 
     /** jroce's side: the device on the host's bridge address, its GID 0 (the guest uses its IPv4 GID, 1). */
@@ -261,28 +232,6 @@ class PerftestRxeTest {
         List<String> args = new ArrayList<>(List.of(step.tool(), "--bind", network.hostIpv4(), "-x", "0", "-F"));
         args.addAll(step.optionList());
         return args;
-    }
-
-    /**
-     * Runs a jroce client until it gets past "Couldn't connect to" (the guest's server prints its
-     * begin line a moment before it listens): up to 30 times, 1 s apart. A hung run is cancelled.
-     */
-    private static JroceCommand.Result runWhileRefused(ExecutorService pool, List<String> args) throws Exception {
-        JroceCommand.Result r = null;
-        for (int attempt = 1; attempt <= 30; attempt++) {
-            JroceCommand c = JroceCommand.start(pool, args.toArray(String[]::new));
-            try {
-                r = c.await(STEP);
-            } catch (Exception e) {
-                c.cancel();
-                throw e;
-            }
-            if (r.status() == 0 || !r.transcript().contains("Couldn't connect to")) {
-                break;
-            }
-            Thread.sleep(1000);
-        }
-        return r;
     }
 
     /**
@@ -411,103 +360,6 @@ class PerftestRxeTest {
             return PerftestOutput.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The guest's output of one step and its exit status. */
-    record GuestRun(int status, List<String> lines) {
-    }
-
-    /**
-     * A network of its own (the host address where jroce binds UDP 4791 is not shared with another
-     * test run), one guest running every step in one role, and a pool for jroce's commands. Closed
-     * when the step stream is: after the last step ran.
-     */
-    private static final class Lab implements AutoCloseable {
-        final RxeNetwork network;
-        final RxePeer guest;
-        final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "jroce-perftest");
-            t.setDaemon(true);
-            return t;
-        });
-        final String prefix;
-
-        private Lab(RxeNetwork network, RxePeer guest, String prefix) {
-            this.network = network;
-            this.guest = guest;
-            this.prefix = prefix;
-        }
-
-        /**
-         * Starts the guest. Its script: {@code f} runs one step ({@code f <k> <tool> <options>}) with
-         * perftest's options for rxe and, for a client, the port and the host; {@code L f} runs all.
-         */
-        static Lab start(String name, String prefix, java.util.function.Function<RxeNetwork, String> clientTail) {
-            RxeNetwork network = RxeNetwork.builder().create();
-            try {
-                String tail = clientTail.apply(network);
-                String run = tail.isEmpty()
-                    ? "timeout " + GUEST_TOOL_TIMEOUT_S + " ib_$t -d rxe0 -x 1 -F \"$@\""
-                    : "RETRY_TRIES=60 retry-refused timeout " + GUEST_TOOL_TIMEOUT_S + " ib_$t -d rxe0 -x 1 -F " + tail;
-                StringBuilder script = new StringBuilder("f(){ k=$1;t=$2;shift 2;echo \"### " + prefix + "$k begin\";"
-                    + run + ";echo \"### " + prefix + "$k end $?\";};L(){ ");
-                for (int k = 0; k < STEPS.size(); k++) {
-                    script.append("$1 ").append(k + 1).append(' ').append(STEPS.get(k).tool()).append(' ')
-                        .append(STEPS.get(k).options()).append(';');
-                }
-                script.append("};L f");
-                RxePeer guest = RxePeer.builder().name(name).network(network).command(script.toString())
-                    .guestTimeout(Duration.ofMinutes(12)).start();
-                return new Lab(network, guest, prefix);
-            } catch (RuntimeException e) {
-                network.close();
-                throw e;
-            }
-        }
-
-        <T> Stream<T> steps(java.util.function.BiFunction<Step, Integer, T> test) {
-            List<T> tests = new ArrayList<>();
-            for (int k = 0; k < STEPS.size(); k++) {
-                tests.add(test.apply(STEPS.get(k), k + 1));
-            }
-            return tests.stream().onClose(this::close);
-        }
-
-        /** The host's GID as perftest prints it: the IPv4-mapped address of jroce's --bind. */
-        String hostGid() {
-            return PerftestOutput.ipv4Gid(network.hostIpv4());
-        }
-
-        String guestGid() {
-            return PerftestOutput.ipv4Gid(guest.ipv4());
-        }
-
-        String begin(int k) {
-            return "### " + prefix + k + " begin";
-        }
-
-        /** Waits for step k's end line and returns what the guest printed between its begin and end lines. */
-        GuestRun awaitEnd(int k) {
-            String endPrefix = "### " + prefix + k + " end ";
-            String end = guest.awaitOutput(endPrefix, STEP);
-            List<String> console = guest.consoleLines();
-            int from = console.indexOf(begin(k));
-            int to = console.indexOf(end);
-            List<String> lines = from >= 0 && to > from ? console.subList(from + 1, to) : List.of();
-            return new GuestRun(Integer.parseInt(end.substring(end.indexOf(endPrefix) + endPrefix.length()).trim()),
-                List.copyOf(lines));
-        }
-
-        @Override
-        public void close() {
-            pool.shutdownNow();
-            try {
-                guest.close();
-            } finally {
-                network.close();
-            }
-            LOG.info("{}: guest and network closed", guest.name());
         }
     }
 }

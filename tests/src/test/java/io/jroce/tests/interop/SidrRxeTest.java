@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,20 +20,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.jroce.rnic.SoftRnic;
-import io.jroce.rnic.cm.api.RdmaCm;
 import io.jroce.testsupport.Tshark;
-import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
-import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
@@ -48,7 +42,6 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
-import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 
 /**
@@ -76,51 +69,45 @@ class SidrRxeTest {
     void udaddyClientResolvesAJroceListener() throws Exception {
         try (RxeNetwork network = RxeNetwork.builder().create()) {
             String host = network.hostIpv4();
-            try (RdmaDevice dev = SoftRnic.builder().name("jroce-ud").address(host).open();
-                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
-                ProtectionDomain pd = dev.allocPd();
-                CompletionQueue cq = dev.createCq(4 * MESSAGES);
-                MemoryRegion mr = pd.allocateMemory(2 * MESSAGES * SLOT, AccessFlags.LOCAL_WRITE);
-                RdmaCmId listener = ch.createId(PortSpace.UDP);
-                listener.bindAddr(new InetSocketAddress(host, UDADDY_PORT));
-                listener.listen(4);
+            try (CmHostSide side = CmHostSide.open("jroce-ud", host, 4 * MESSAGES, 2 * MESSAGES * SLOT)) {
+                RdmaCmId listener = side.listen(PortSpace.UDP, UDADDY_PORT, 4);
                 Path pcap = Path.of("/tmp/sidr-udaddy-client.pcap");
                 try (RxePeer peer = RxePeer.builder().name("rxe-udaddy-client").network(network)
                          .command("udaddy -s " + host).start()) {
                     RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
-                    RdmaCmEvent req = expect(ch, RdmaCmEventType.CONNECT_REQUEST, peer);
+                    RdmaCmEvent req = side.expect(RdmaCmEventType.CONNECT_REQUEST, peer);
                     assertSame(listener, req.listenId());
                     assertEquals(180, req.privateData().length);
                     RdmaCmId conn = req.id();
                     assertEquals(peer.ipv4(), conn.peerAddress().getAddress().getHostAddress());
-                    QueuePair qp = conn.createQp(pd, udInit(cq));
+                    QueuePair qp = conn.createQp(side.pd, udInit(side.cq));
                     for (int i = 0; i < MESSAGES; i++) {
-                        qp.postRecv(new ReceiveWorkRequest().wrId(i).sgList(ScatterGatherEntry.of(mr, (long) i * SLOT,
-                            GRH + SIZE)));
+                        qp.postRecv(new ReceiveWorkRequest().wrId(i).sgList(
+                            ScatterGatherEntry.of(side.mr, (long) i * SLOT, GRH + SIZE)));
                     }
                     conn.accept(new ConnParam());
 
                     int peerQpn = -1;
                     for (int i = 0; i < MESSAGES; i++) {
-                        WorkCompletion wc = completion(cq, peer);
+                        WorkCompletion wc = side.completion(peer);
                         assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
                         assertEquals(WcOpcode.RECV, wc.opcode());
                         assertEquals(GRH + SIZE, wc.byteLen());
                         assertTrue(wc.withImm());
                         assertEquals(wc.srcQp(), wc.immData(), "udaddy's immediate data is its QPN");
-                        assertEquals(peer.ipv4(), grhSource(mr, wc.wrId()).getHostAddress());
+                        assertEquals(peer.ipv4(), grhSource(side.mr, wc.wrId()).getHostAddress());
                         peerQpn = wc.immData();
                     }
                     // create_reply_ah: the address from the GRH, the QPN from the immediate, this QP's Q_Key.
-                    AddressHandle ah = pd.createAddressHandle(new AddressVector()
-                        .destGid(Gid.of(grhSource(mr, 0))).sgidIndex(0));
+                    AddressHandle ah = side.pd.createAddressHandle(new AddressVector()
+                        .destGid(Gid.of(grhSource(side.mr, 0))).sgidIndex(0));
                     for (int i = 0; i < MESSAGES; i++) {
                         qp.postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.SEND_WITH_IMM)
                             .immData(qp.qpNum()).sendFlags(SendFlags.SIGNALED).ud(ah, peerQpn, RDMA_UDP_QKEY)
-                            .sgList(ScatterGatherEntry.of(mr, (long) (MESSAGES + i) * SLOT, SIZE)));
+                            .sgList(ScatterGatherEntry.of(side.mr, (long) (MESSAGES + i) * SLOT, SIZE)));
                     }
                     for (int i = 0; i < MESSAGES; i++) {
-                        WorkCompletion wc = completion(cq, peer);
+                        WorkCompletion wc = side.completion(peer);
                         assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
                         assertEquals(WcOpcode.SEND, wc.opcode());
                     }
@@ -130,19 +117,15 @@ class SidrRxeTest {
                     assertLine(r, "return status 0");
                     cap.stop();
                     cap.check();
-                    assertNoCmDrops(dev);
-                    assertEquals(1L, dev.counters().get("cm_rx_sidr_req"));
-                    assertEquals(1L, dev.counters().get("cm_tx_sidr_rep"));
+                    assertNoCmDrops(side.dev);
+                    assertEquals(1L, side.dev.counters().get("cm_rx_sidr_req"));
+                    assertEquals(1L, side.dev.counters().get("cm_tx_sidr_rep"));
                     Tshark.ifInstalled().ifPresent(t -> assertMessages(t, pcap,
                         List.of("ServiceIDResReq", "ServiceIDResReqResp")));
                     ah.close();
                     qp.close();
                     conn.close();
                     listener.close();
-                } finally {
-                    mr.close();
-                    cq.close();
-                    pd.close();
                 }
             }
         }
@@ -159,90 +142,80 @@ class SidrRxeTest {
              RxePeer peer = RxePeer.builder().name("rxe-udaddy-server").network(network)
                  .command("udaddy").start()) {
             String host = network.hostIpv4();
-            try (RdmaDevice dev = SoftRnic.builder().name("jroce-ud").address(host).open();
-                 RdmaEventChannel ch = RdmaCm.createEventChannel()) {
-                ProtectionDomain pd = dev.allocPd();
-                CompletionQueue cq = dev.createCq(4 * MESSAGES);
-                MemoryRegion mr = pd.allocateMemory(2 * MESSAGES * SLOT, AccessFlags.LOCAL_WRITE);
+            try (CmHostSide side = CmHostSide.open("jroce-ud", host, 4 * MESSAGES, 2 * MESSAGES * SLOT)) {
                 Path pcap = Path.of("/tmp/sidr-udaddy-server.pcap");
-                try {
-                    RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
-                    peer.awaitOutput("udaddy: starting server", BOOT);
+                RoceCapture cap = RoceCapture.onGuestTap(peer, pcap, BOOT);
+                peer.awaitOutput("udaddy: starting server", BOOT);
 
-                    RdmaCmId refused = resolved(ch, host, peer.ipv4(), UDADDY_PORT + 1, pd, cq, peer);
-                    refused.connect(new ConnParam());
-                    assertEquals(1, expect(ch, RdmaCmEventType.UNREACHABLE, peer).status(), "IB_SIDR_UNSUPPORTED");
-                    refused.qp().close();
-                    refused.close();
+                RdmaCmId refused = side.resolved(PortSpace.UDP, peer.ipv4(), UDADDY_PORT + 1, udInit(side.cq), peer);
+                refused.connect(new ConnParam());
+                assertEquals(1, side.expect(RdmaCmEventType.UNREACHABLE, peer).status(), "IB_SIDR_UNSUPPORTED");
+                refused.qp().close();
+                refused.close();
 
-                    // udaddy prints "starting server" before it listens: a status 1 until then is retried.
-                    RdmaCmId id = null;
-                    RdmaCmEvent established = null;
-                    for (int attempt = 0; attempt < 20 && established == null; attempt++) {
-                        id = resolved(ch, host, peer.ipv4(), UDADDY_PORT, pd, cq, peer);
-                        for (int i = 0; i < MESSAGES; i++) {
-                            id.qp().postRecv(new ReceiveWorkRequest().wrId(i).sgList(
-                                ScatterGatherEntry.of(mr, (long) i * SLOT, GRH + SIZE)));
-                        }
-                        id.connect(new ConnParam());
-                        RdmaCmEvent e = next(ch, peer);
-                        if (e.type() == RdmaCmEventType.ESTABLISHED) {
-                            established = e;
-                        } else {
-                            assertEquals(RdmaCmEventType.UNREACHABLE, e.type(), e.toString());
-                            assertEquals(1, e.status(), e.toString());
-                            id.qp().close();
-                            id.close();
-                            Thread.sleep(500);
-                        }
-                    }
-                    assertNotNull(established, "udaddy's server never listened\n" + String.join("\n", peer.consoleLines()));
-                    RdmaUdParam ud = established.udParam();
-                    assertEquals(RDMA_UDP_QKEY, ud.qkey());
-                    assertEquals(InetAddress.getByName(peer.ipv4()), ud.ahAttr().destGid().toInetAddress());
-                    QueuePair qp = id.qp();
-                    AddressHandle ah = pd.createAddressHandle(ud.ahAttr());
-                    byte[] message = new byte[SIZE];
-                    for (int i = 0; i < SIZE; i++) {
-                        message[i] = (byte) i;
-                    }
+                // udaddy prints "starting server" before it listens: a status 1 until then is retried.
+                RdmaCmId id = null;
+                RdmaCmEvent established = null;
+                for (int attempt = 0; attempt < 20 && established == null; attempt++) {
+                    id = side.resolved(PortSpace.UDP, peer.ipv4(), UDADDY_PORT, udInit(side.cq), peer);
                     for (int i = 0; i < MESSAGES; i++) {
-                        mr.buffer().put((MESSAGES + i) * SLOT, message);
-                        qp.postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.SEND_WITH_IMM)
-                            .immData(qp.qpNum()).sendFlags(SendFlags.SIGNALED).ud(ah, ud.qpNum(), ud.qkey())
-                            .sgList(ScatterGatherEntry.of(mr, (long) (MESSAGES + i) * SLOT, SIZE)));
+                        id.qp().postRecv(new ReceiveWorkRequest().wrId(i).sgList(
+                            ScatterGatherEntry.of(side.mr, (long) i * SLOT, GRH + SIZE)));
                     }
-                    int sends = 0;
-                    int recvs = 0;
-                    while (sends + recvs < 2 * MESSAGES) {
-                        WorkCompletion wc = completion(cq, peer);
-                        assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
-                        if (wc.opcode() == WcOpcode.SEND) {
-                            sends++;
-                            continue;
-                        }
-                        recvs++;
-                        assertEquals(WcOpcode.RECV, wc.opcode());
-                        assertEquals(GRH + SIZE, wc.byteLen());
-                        assertEquals(ud.qpNum(), wc.srcQp(), "the replies come from the QP the SIDR_REP named");
-                        assertEquals(ud.qpNum(), wc.immData());
-                        assertEquals(peer.ipv4(), grhSource(mr, wc.wrId()).getHostAddress());
+                    id.connect(new ConnParam());
+                    RdmaCmEvent e = side.next(peer);
+                    if (e.type() == RdmaCmEventType.ESTABLISHED) {
+                        established = e;
+                    } else {
+                        assertEquals(RdmaCmEventType.UNREACHABLE, e.type(), e.toString());
+                        assertEquals(1, e.status(), e.toString());
+                        id.qp().close();
+                        id.close();
+                        Thread.sleep(500);
                     }
-                    RxePeer.Result r = peer.awaitExit(RUN);
-                    assertEquals(0, r.exitStatus(), r.console());
-                    assertLine(r, "data transfers complete");
-                    assertLine(r, "return status 0");
-                    cap.stop();
-                    cap.check();
-                    assertNoCmDrops(dev);
-                    ah.close();
-                    qp.close();
-                    id.close();
-                } finally {
-                    mr.close();
-                    cq.close();
-                    pd.close();
                 }
+                assertNotNull(established, "udaddy's server never listened\n" + String.join("\n", peer.consoleLines()));
+                RdmaUdParam ud = established.udParam();
+                assertEquals(RDMA_UDP_QKEY, ud.qkey());
+                assertEquals(InetAddress.getByName(peer.ipv4()), ud.ahAttr().destGid().toInetAddress());
+                QueuePair qp = id.qp();
+                AddressHandle ah = side.pd.createAddressHandle(ud.ahAttr());
+                byte[] message = new byte[SIZE];
+                for (int i = 0; i < SIZE; i++) {
+                    message[i] = (byte) i;
+                }
+                for (int i = 0; i < MESSAGES; i++) {
+                    side.mr.buffer().put((MESSAGES + i) * SLOT, message);
+                    qp.postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.SEND_WITH_IMM)
+                        .immData(qp.qpNum()).sendFlags(SendFlags.SIGNALED).ud(ah, ud.qpNum(), ud.qkey())
+                        .sgList(ScatterGatherEntry.of(side.mr, (long) (MESSAGES + i) * SLOT, SIZE)));
+                }
+                int sends = 0;
+                int recvs = 0;
+                while (sends + recvs < 2 * MESSAGES) {
+                    WorkCompletion wc = side.completion(peer);
+                    assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
+                    if (wc.opcode() == WcOpcode.SEND) {
+                        sends++;
+                        continue;
+                    }
+                    recvs++;
+                    assertEquals(WcOpcode.RECV, wc.opcode());
+                    assertEquals(GRH + SIZE, wc.byteLen());
+                    assertEquals(ud.qpNum(), wc.srcQp(), "the replies come from the QP the SIDR_REP named");
+                    assertEquals(ud.qpNum(), wc.immData());
+                    assertEquals(peer.ipv4(), grhSource(side.mr, wc.wrId()).getHostAddress());
+                }
+                RxePeer.Result r = peer.awaitExit(RUN);
+                assertEquals(0, r.exitStatus(), r.console());
+                assertLine(r, "data transfers complete");
+                assertLine(r, "return status 0");
+                cap.stop();
+                cap.check();
+                assertNoCmDrops(side.dev);
+                ah.close();
+                qp.close();
+                id.close();
             }
         }
     }
@@ -252,17 +225,6 @@ class SidrRxeTest {
         byte[] a = new byte[4];
         mr.buffer().get((int) slot * SLOT + 20 + 12, a);
         return InetAddress.getByAddress(a);
-    }
-
-    private static RdmaCmId resolved(RdmaEventChannel ch, String host, String guest, int port, ProtectionDomain pd,
-                                     CompletionQueue cq, RxePeer peer) throws InterruptedException {
-        RdmaCmId id = ch.createId(PortSpace.UDP);
-        id.resolveAddr(new InetSocketAddress(host, 0), new InetSocketAddress(guest, port), 2000);
-        expect(ch, RdmaCmEventType.ADDR_RESOLVED, peer);
-        id.resolveRoute(2000);
-        expect(ch, RdmaCmEventType.ROUTE_RESOLVED, peer);
-        id.createQp(pd, udInit(cq));
-        return id;
     }
 
     private static QpInitAttributes udInit(CompletionQueue cq) {

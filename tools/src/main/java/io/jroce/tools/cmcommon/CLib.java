@@ -10,11 +10,19 @@ public final class CLib {
      * Beyond a long, strtol's ERANGE value, of which the cast to int keeps the low 32 bits.
      */
     public static int atoi(String s) {
-        return (int) strtol(s);
+        return (int) strtol(s, 10);
     }
 
-    /** strtol in base 10. */
-    private static long strtol(String s) {
+    /** strtol(s, NULL, 0): decimal, 0x hexadecimal or 0 octal, up to the first other character. */
+    public static long strtol(String s) {
+        return strtol(s, 0);
+    }
+
+    /**
+     * strtol(s, NULL, base): leading blanks, a sign, with base 0 a 0x (hexadecimal) or 0 (octal) prefix,
+     * then the digits of the base up to the first other character; beyond a long, ERANGE's value.
+     */
+    public static long strtol(String s, int base) {
         int i = 0;
         while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
             i++;
@@ -24,20 +32,32 @@ public final class CLib {
             negative = s.charAt(i) == '-';
             i++;
         }
+        if (base == 0) {
+            if (s.startsWith("0x", i) || s.startsWith("0X", i)) {
+                base = 16;
+                i += 2;
+            } else {
+                base = s.startsWith("0", i) ? 8 : 10;
+            }
+        }
         long n = 0;
         boolean saturated = false;
-        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-            int d = s.charAt(i) - '0';
-            if (n > (Long.MAX_VALUE - d) / 10) {
+        for (int d; i < s.length() && (d = digit(s.charAt(i), base)) >= 0; i++) {
+            if (n > (Long.MAX_VALUE - d) / base) {
                 saturated = true;
             } else {
-                n = n * 10 + d;
+                n = n * base + d;
             }
-            i++;
         }
         if (saturated) {
             return negative ? Long.MIN_VALUE : Long.MAX_VALUE; // strtol's ERANGE value
         }
         return negative ? -n : n;
+    }
+
+    /** The ASCII digit {@code c} in {@code base}, or -1. */
+    private static int digit(char c, int base) {
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'z' ? c - 'a' + 10 : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : -1;
+        return d < base ? d : -1;
     }
 }

@@ -14,12 +14,24 @@ import java.util.List;
  */
 public final class TwinDeviceOptions {
     private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+    /** Whether the peers' options (--peer-udp-port) are offered too. */
+    private final boolean peerOptions;
     private boolean bindGiven;
+
+    /** The device's local options. */
+    public TwinDeviceOptions() {
+        this(false);
+    }
+
+    /** The device's local options, and with {@code peerOptions} the peers' too. */
+    public TwinDeviceOptions(boolean peerOptions) {
+        this.peerOptions = peerOptions;
+    }
 
     /** The options, for the end of the program's table. */
     public List<OptionSpec> options() {
         List<OptionSpec> table = new ArrayList<>();
-        for (OptionSpec o : device.localOptions()) {
+        for (OptionSpec o : peerOptions ? device.options() : device.localOptions()) {
             table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
                 try {
                     bindGiven |= "bind".equals(o.longName());

@@ -1,8 +1,8 @@
 package io.jroce.tools.cmtime;
 
 import io.jroce.rnic.cm.api.RdmaCm;
-import io.jroce.tools.cmcommon.AddrLookup;
 import io.jroce.tools.cmcommon.CmDevicePlan;
+import io.jroce.tools.cmcommon.Teardown;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
@@ -377,7 +377,10 @@ final class CmtimeClient {
         }
     }
 
-    /** rdma_destroy_id, once the event thread has acknowledged the ID's events. */
+    /**
+     * rdma_destroy_id, which waits while an event the event thread took is not acknowledged (librdmacm's
+     * events_completed); jroce's close refuses until then, so it is tried again. Unread events are discarded.
+     */
     static void destroyId(RdmaCmId id) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         while (true) {
@@ -394,15 +397,6 @@ final class CmtimeClient {
     }
 
     static void closeQuietly(AutoCloseable c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.close();
-        } catch (VerbsException e) {
-            // teardown: the outcome is decided already
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        Teardown.closeQuietly(c);
     }
 }

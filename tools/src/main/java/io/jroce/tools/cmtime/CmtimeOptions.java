@@ -5,6 +5,7 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.cmcommon.JroceOptionException;
 import io.jroce.tools.cmcommon.TwinDeviceOptions;
+import io.jroce.tools.cmcommon.TwinGetopt;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -63,13 +64,7 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
             value('r', null, (o, v) -> retries[0] = atoi(v)),
             value('t', null, (o, v) -> timeout[0] = atoi(v))));
         table.addAll(device.options());
-        try {
-            new Getopt(table, (o, operand) -> { }).parse(args);
-        } catch (JroceOptionException e) {
-            throw e;
-        } catch (UsageException e) {
-            err.println(getoptComplaint(e.getMessage()));
-            out.print(CmtimeUsage.CMTIME);
+        if (!TwinGetopt.parse("cmtime", CmtimeUsage.CMTIME, table, args, out, err)) {
             return new Parsed(null, 1);
         }
         if (connections[0] < 0) {
@@ -77,22 +72,6 @@ record CmtimeOptions(String server, String bind, int connections, int port, int 
         }
         return new Parsed(new CmtimeOptions(server[0], bind[0], connections[0], port[0], retries[0], timeout[0],
             device.build(), device.bindGiven()), 0);
-    }
-
-
-    /** What glibc's getopt prints to stderr for the error jroce's Getopt reported as {@code message}. */
-    static String getoptComplaint(String message) {
-        String unknownShort = "unknown option '-";
-        if (message.startsWith(unknownShort) && message.length() == unknownShort.length() + 2) {
-            return "cmtime: invalid option -- '" + message.charAt(unknownShort.length()) + "'";
-        }
-        if (message.startsWith("unknown option '--")) {
-            return "cmtime: unrecognized option '" + message.substring("unknown option '".length());
-        }
-        if (message.startsWith("-") && message.endsWith(" needs a value")) {
-            return "cmtime: option requires an argument -- '" + message.charAt(1) + "'";
-        }
-        return "cmtime: " + message;
     }
 
     /** C's atoi: base-10 digits after blanks and a sign, up to the first other character; 0 for none. */

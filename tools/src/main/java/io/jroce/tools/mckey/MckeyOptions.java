@@ -6,7 +6,9 @@ import static io.jroce.tools.getopt.OptionSpec.value;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.cmcommon.CLib;
-import io.jroce.tools.getopt.Getopt;
+import io.jroce.tools.cmcommon.JroceOptionException;
+import io.jroce.tools.cmcommon.TwinDeviceOptions;
+import io.jroce.tools.cmcommon.TwinGetopt;
 import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.cm.PortSpace;
 import java.io.PrintStream;
@@ -49,15 +51,6 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
         return new Parser().parse(args, out, err);
     }
 
-    /** A refusal of jroce's own: reported as the other twins report theirs, not as mckey's usage. */
-    private static final class JroceOptionException extends UsageException {
-        private static final long serialVersionUID = 1L;
-
-        JroceOptionException(String message) {
-            super(message);
-        }
-    }
-
     private static final class Parser {
         private String group;
         private boolean sender;
@@ -65,8 +58,8 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
         private int connections = DEFAULT_CONNECTIONS;
         private int count = DEFAULT_COUNT;
         private int size = DEFAULT_SIZE;
-        private boolean bindGiven;
-        private final DeviceOptions.Parser device = new DeviceOptions.Parser();
+        /** All of jroce's device options: mckey's group is reached on the peers' port (--peer-udp-port). */
+        private final TwinDeviceOptions device = new TwinDeviceOptions(true);
 
         private List<OptionSpec> table() {
             List<OptionSpec> table = new ArrayList<>(List.of(
@@ -106,68 +99,21 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
                     throw new JroceOptionException("-l (IBV_QP_CREATE_BLOCK_SELF_MCAST_LB) is not supported:"
                             + " jroce's QPs cannot block their own multicast loopback");
                 })));
-            for (OptionSpec o : device.options()) {
-                table.add(new OptionSpec(o.longName(), o.shortName(), o.argument(), (spelling, v) -> {
-                    try {
-                        bindGiven |= "bind".equals(o.longName());
-                        o.handler().accept(spelling, v);
-                    } catch (UsageException e) {
-                        throw new JroceOptionException(e.getMessage());
-                    }
-                }, o.refusal()));
-            }
+            table.addAll(device.options());
             return table;
         }
 
         Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-            try {
-                // mckey reads options only; getopt leaves the operands, which it ignores.
-                new Getopt(table(), (o, operand) -> { }).parse(args);
-            } catch (JroceOptionException e) {
-                throw e;
-            } catch (UsageException e) {
-                err.println(getoptComplaint(e.getMessage()));
-                out.print(MckeyUsage.MCKEY);
+            if (!TwinGetopt.parse("mckey", MckeyUsage.MCKEY, table(), args, out, err)) {
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new MckeyOptions(group, sender, bind, connections, count, size, device.build(),
-                bindGiven), 0);
+                device.bindGiven()), 0);
         }
     }
 
-    /** What glibc's getopt prints to stderr for the error jroce's Getopt reported as {@code message}. */
-    static String getoptComplaint(String message) {
-        String unknownShort = "unknown option '-";
-        if (message.startsWith(unknownShort) && message.length() == unknownShort.length() + 2) {
-            return "mckey: invalid option -- '" + message.charAt(unknownShort.length()) + "'";
-        }
-        if (message.startsWith("unknown option '--")) {
-            return "mckey: unrecognized option '" + message.substring("unknown option '".length());
-        }
-        if (message.startsWith("-") && message.endsWith(" needs a value")) {
-            return "mckey: option requires an argument -- '" + message.charAt(1) + "'";
-        }
-        return "mckey: " + message;
-    }
-
-    /** strtol(s, NULL, 0) for a port space: decimal, 0x hexadecimal or 0 octal, up to the first other character. */
+    /** strtol(s, NULL, 0) for a port space. */
     static long strtol(String s) {
-        String t = s.strip();
-        boolean negative = t.startsWith("-");
-        if (negative || t.startsWith("+")) {
-            t = t.substring(1);
-        }
-        int base = 10;
-        if (t.startsWith("0x") || t.startsWith("0X")) {
-            base = 16;
-            t = t.substring(2);
-        } else if (t.startsWith("0")) {
-            base = 8;
-        }
-        long n = 0;
-        for (int i = 0; i < t.length() && Character.digit(t.charAt(i), base) >= 0 && n < Integer.MAX_VALUE; i++) {
-            n = n * base + Character.digit(t.charAt(i), base);
-        }
-        return negative ? -n : n;
+        return CLib.strtol(s);
     }
 }

@@ -173,7 +173,10 @@ final class RpingRun {
         }
     }
 
-    /** rdma_destroy_id, once the CM thread has acknowledged the ID's events. */
+    /**
+     * rdma_destroy_id, which waits while an event the CM thread took is not acknowledged (librdmacm's
+     * events_completed); jroce's close refuses until then, so it is tried again. Unread events are discarded.
+     */
     void destroyId(RdmaCmId id) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
         boolean interrupted = false;

@@ -3,10 +3,11 @@ package io.jroce.tools.udaddy;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
+import io.jroce.tools.cmcommon.CLib;
 import io.jroce.tools.cmcommon.JroceOptionException;
 import io.jroce.tools.cmcommon.TwinDeviceOptions;
+import io.jroce.tools.cmcommon.TwinGetopt;
 import io.jroce.tools.UsageException;
-import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
 import io.jroce.verbs.cm.PortSpace;
 import java.io.PrintStream;
@@ -124,14 +125,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         }
 
         Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
-            try {
-                // udaddy reads options only; getopt leaves the operands, which it ignores.
-                new Getopt(table(), (o, operand) -> { }).parse(args);
-            } catch (JroceOptionException e) {
-                throw e;
-            } catch (UsageException e) {
-                err.println(getoptComplaint(e.getMessage()));
-                out.print(UdaddyUsage.UDADDY);
+            if (!TwinGetopt.parse("udaddy", UdaddyUsage.UDADDY, table(), args, out, err)) {
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new UdaddyOptions(server, bind, connections, count, size, numericHost, device.build(),
@@ -139,63 +133,13 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         }
     }
 
-    /** What glibc's getopt prints to stderr for the error jroce's Getopt reported as {@code message}. */
-    static String getoptComplaint(String message) {
-        String unknownShort = "unknown option '-";
-        if (message.startsWith(unknownShort) && message.length() == unknownShort.length() + 2) {
-            return "udaddy: invalid option -- '" + message.charAt(unknownShort.length()) + "'";
-        }
-        if (message.startsWith("unknown option '--")) {
-            return "udaddy: unrecognized option '" + message.substring("unknown option '".length());
-        }
-        if (message.startsWith("-") && message.endsWith(" needs a value")) {
-            return "udaddy: option requires an argument -- '" + message.charAt(1) + "'";
-        }
-        return "udaddy: " + message;
-    }
-
-    /** C's atoi: strtol in base 10, its long cast to int (the low 32 bits). */
+    /** C's atoi. */
     static int atoi(String s) {
-        return (int) strtol(s, 10);
+        return CLib.atoi(s);
     }
 
-    /** strtol(s, NULL, 0): decimal, 0x hexadecimal or 0 octal, up to the first other character. */
+    /** strtol(s, NULL, 0). */
     static long strtol(String s) {
-        return strtol(s, 0);
-    }
-
-    private static long strtol(String s, int base) {
-        int i = 0;
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            negative = s.charAt(i) == '-';
-            i++;
-        }
-        if (base == 0) {
-            if (s.startsWith("0x", i) || s.startsWith("0X", i)) {
-                base = 16;
-                i += 2;
-            } else {
-                base = s.startsWith("0", i) ? 8 : 10;
-            }
-        }
-        long n = 0;
-        boolean saturated = false;
-        while (i < s.length() && Character.digit(s.charAt(i), base) >= 0) {
-            int d = Character.digit(s.charAt(i), base);
-            if (n > (Long.MAX_VALUE - d) / base) {
-                saturated = true;
-            } else {
-                n = n * base + d;
-            }
-            i++;
-        }
-        if (saturated) {
-            return negative ? Long.MIN_VALUE : Long.MAX_VALUE; // strtol's ERANGE value
-        }
-        return negative ? -n : n;
+        return CLib.strtol(s);
     }
 }

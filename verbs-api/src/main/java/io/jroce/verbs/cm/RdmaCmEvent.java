@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code struct rdma_cm_event} (rdma_cma.h): what an {@link RdmaEventChannel} delivers. Each event
- * is acknowledged with {@link #ack()} once read ({@code rdma_ack_cm_event}); an ID with events not
- * acknowledged cannot be closed. Made by the implementation.
+ * is acknowledged with {@link #ack()} once read ({@code rdma_ack_cm_event}); an ID with events taken
+ * and not acknowledged cannot be closed. Made by the implementation.
  */
 public final class RdmaCmEvent {
     private final RdmaCmEventType type;

@@ -105,9 +105,11 @@ public interface RdmaCmId extends AutoCloseable {
 
     /**
      * {@code rdma_destroy_id}: stops listening, forgets the connection (disconnect first to tell the
-     * peer). The QP is the caller's to close.
+     * peer), and discards the ID's events still queued on its channel, which then never come out of it.
+     * The QP is the caller's to close.
      *
-     * @throws io.jroce.verbs.ResourceBusyException while events of this ID are not acknowledged
+     * @throws io.jroce.verbs.ResourceBusyException while events of this ID taken from the channel are not
+     *     acknowledged
      */
     @Override
     void close();

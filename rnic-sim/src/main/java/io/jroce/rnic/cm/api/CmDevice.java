@@ -144,7 +144,7 @@ final class CmDevice implements CmEvents {
     public void onSidrReply(CmConnection c, SidrReply reply) {
         SoftCmId id = connections.remove(c);
         if (id != null) {
-            id.onSidrReply(reply);
+            id.events.onSidrReply(reply);
         }
     }
 
@@ -152,7 +152,7 @@ final class CmDevice implements CmEvents {
     public void onReply(CmConnection c, ConnectReply reply) {
         SoftCmId id = connections.get(c);
         if (id != null) {
-            id.onReply(reply);
+            id.events.onReply(reply);
         }
     }
 
@@ -160,7 +160,7 @@ final class CmDevice implements CmEvents {
     public void onEstablished(CmConnection c) {
         SoftCmId id = connections.get(c);
         if (id != null) {
-            id.onEstablished();
+            id.events.onEstablished();
         }
     }
 
@@ -168,7 +168,7 @@ final class CmDevice implements CmEvents {
     public void onRejected(CmConnection c, int reason) {
         SoftCmId id = connections.remove(c);
         if (id != null) {
-            id.onRejected(reason);
+            id.events.onRejected(reason);
         }
     }
 
@@ -176,7 +176,7 @@ final class CmDevice implements CmEvents {
     public void onUnreachable(CmConnection c) {
         SoftCmId id = connections.remove(c);
         if (id != null) {
-            id.onUnreachable();
+            id.events.onUnreachable();
         }
     }
 
@@ -184,7 +184,7 @@ final class CmDevice implements CmEvents {
     public void onDisconnected(CmConnection c) {
         SoftCmId id = connections.get(c);
         if (id != null) {
-            id.onDisconnected();
+            id.events.onDisconnected();
         }
     }
 
@@ -192,7 +192,7 @@ final class CmDevice implements CmEvents {
     public void onTimeWaitExit(CmConnection c) {
         SoftCmId id = connections.remove(c);
         if (id != null) {
-            id.onTimeWaitExit();
+            id.events.onTimeWaitExit();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.jroce.rnic.cm.api;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.ResourceLimitException;
@@ -31,8 +33,23 @@ final class CmMulticast {
     private record Membership(Gid mgid, QueuePair attached) {
     }
 
-    boolean joined(InetAddress group) {
-        return groups.containsKey(group);
+    /**
+     * rdma_join_multicast's checks of an ID at {@code route}: a device (a wildcard bind names none; the
+     * kernel's rdma_join_multicast fails without id->device), the group's address family, a group not
+     * joined yet.
+     */
+    void checkJoin(InetAddress group, CmIdRoute route) {
+        if (route.dev == null) {
+            throw new InvalidStateException("an ID bound to the wildcard " + route.local + " has no device to join "
+                + group.getHostAddress() + " on: bind an address of a device, or resolve one");
+        }
+        if (route.localGid.isIpv4Mapped() != group instanceof Inet4Address) {
+            throw new InvalidAttributeException("group " + group.getHostAddress() + " and the ID's address "
+                + route.local + " are not of one address family");
+        }
+        if (groups.containsKey(group)) {
+            throw new InvalidStateException("the ID already joined " + group.getHostAddress());
+        }
     }
 
     /**

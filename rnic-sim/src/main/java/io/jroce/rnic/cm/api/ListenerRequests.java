@@ -81,7 +81,7 @@ final class ListenerRequests {
             new InetSocketAddress(src.toInetAddress(), h.port()), c, r);
         ConnParam theirs = new ConnParam().responderResources(r.responderResources())
             .initiatorDepth(r.initiatorDepth()).retryCount(r.retryCount()).rnrRetryCount(r.rnrRetryCount());
-        child.postConnectRequest(listener, Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
+        child.events.connectRequest(listener, Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length), theirs);
         return child;
     }
 
@@ -116,7 +116,7 @@ final class ListenerRequests {
         SoftCmId child = SoftCmId.forRequest(listener, dev, localGid == null ? arrival : localGid, src,
             new InetSocketAddress(src.toInetAddress(), h.port()), c, null);
         // cma_ib_req_handler: a UD request's private data is what follows the header, 216 - 36 bytes.
-        child.postConnectRequest(listener, Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length),
+        child.events.connectRequest(listener, Arrays.copyOfRange(pd, CmaHeaderFlyweight.LENGTH, pd.length),
             new ConnParam());
         return child;
     }

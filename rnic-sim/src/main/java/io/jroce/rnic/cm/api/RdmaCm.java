@@ -44,6 +44,6 @@ public final class RdmaCm {
      * @throws io.jroce.verbs.cm.AddressResolutionException no open jroce device owns the source address or reaches the destination
      */
     public static RdmaEndpoint createEp(RdmaAddrInfo res, ProtectionDomain pd, QpInitAttributes qpInitAttr) {
-        return SoftEndpoint.create(res, pd, qpInitAttr);
+        return EndpointCreation.create(res, pd, qpInitAttr);
     }
 }

@@ -12,16 +12,12 @@ import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
-import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
-import io.jroce.verbs.cm.AddressResolutionException;
 import io.jroce.verbs.cm.ConnParam;
-import io.jroce.verbs.cm.RdmaAddrInfo;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaEndpoint;
@@ -33,9 +29,6 @@ import io.jroce.verbs.cm.RdmaEndpoint;
  * helpers reuse one work request per queue.
  */
 final class SoftEndpoint implements RdmaEndpoint {
-    /** rdma_create_ep's address and route resolution timeout. */
-    private static final int RESOLVE_TIMEOUT_MS = 2000;
-    private static final int CLOSE_ATTEMPTS = 100;
 
     private final SoftEventChannel channel;
     private final SoftCmId id;
@@ -46,17 +39,14 @@ final class SoftEndpoint implements RdmaEndpoint {
     /** A listener's QP attributes for the endpoints of its requests (rdma_get_request), or null. */
     private final QpInitAttributes qpTemplate;
     /** The reader of the endpoint's channel, and owner of its timeout. */
-    private final EndpointEvents events;
+    final EndpointEvents events;
     private final EndpointCompletions completions;
     private final EndpointWorkRequests workRequests = new EndpointWorkRequests();
-    private CompletionQueue sendCq;
-    private CompletionQueue recvCq;
-    private boolean ownsSendCq;
-    private boolean ownsRecvCq;
+    private final EndpointQueues queues = new EndpointQueues();
     private boolean listening;
     private boolean closed;
 
-    private SoftEndpoint(SoftEventChannel channel, SoftCmId id, boolean passive, ProtectionDomain pd,
+    SoftEndpoint(SoftEventChannel channel, SoftCmId id, boolean passive, ProtectionDomain pd,
                          CmDevice defaultPdOwner, QpInitAttributes qpTemplate, Duration timeout) {
         this.channel = channel;
         this.id = id;
@@ -66,70 +56,6 @@ final class SoftEndpoint implements RdmaEndpoint {
         this.qpTemplate = qpTemplate;
         this.events = new EndpointEvents(channel, id, timeout);
         this.completions = new EndpointCompletions(events);
-    }
-
-    /** {@code rdma_create_ep}. */
-    static SoftEndpoint create(RdmaAddrInfo res, ProtectionDomain pd, QpInitAttributes init) {
-        Arguments.notNull(res, "rdma_addrinfo");
-        if (res.qpType() != QpType.RC) {
-            throw new InvalidAttributeException("only RC endpoints are offered yet, not " + res.qpType());
-        }
-        SoftEventChannel channel = new SoftEventChannel();
-        SoftCmId id = (SoftCmId) channel.createId(res.portSpace());
-        SoftEndpoint ep = null;
-        try {
-            if (res.isPassive()) {
-                InetSocketAddress src = res.srcAddress();
-                if (src == null) {
-                    throw new AddressResolutionException("a passive rdma_addrinfo needs a source address (RAI_PASSIVE with a node)");
-                }
-                resolving(() -> id.bindAddr(src));
-            } else {
-                InetSocketAddress dst = res.dstAddress();
-                if (dst == null) {
-                    throw new AddressResolutionException("an active rdma_addrinfo needs a destination address (a node)");
-                }
-                resolving(() -> id.resolveAddr(res.srcAddress(), dst, RESOLVE_TIMEOUT_MS));
-            }
-            CmDevice dev = id.cmDevice();
-            if (dev == null) {
-                // A passive endpoint on the wildcard: no device until a request comes; each request's
-                // endpoint takes the PD given (createQp refuses it on another device) or its device's own.
-                QpInitAttributes template = init == null ? null : copy(init);
-                return new SoftEndpoint(channel, id, true, pd, null, template, DEFAULT_TIMEOUT);
-            }
-            if (pd != null && pd.device() != dev.device) {
-                throw new InvalidAttributeException("the protection domain is of device " + pd.device().name()
-                    + ", the endpoint's address is of " + dev.device.name());
-            }
-            QpInitAttributes template = init == null ? null : copy(init);
-            ep = new SoftEndpoint(channel, id, res.isPassive(), pd != null ? pd : dev.acquireDefaultPd(),
-                pd != null ? null : dev, res.isPassive() ? template : null, DEFAULT_TIMEOUT);
-            if (!res.isPassive()) {
-                ep.events.await(RdmaCmEventType.ADDR_RESOLVED, "rdma_resolve_addr");
-                id.resolveRoute(RESOLVE_TIMEOUT_MS);
-                ep.events.await(RdmaCmEventType.ROUTE_RESOLVED, "rdma_resolve_route");
-                if (template != null) {
-                    ep.create(template);
-                }
-            }
-            return ep;
-        } catch (RuntimeException e) {
-            if (ep != null) {
-                ep.closeQuietly(e);
-            } else {
-                closeId(channel, id);
-            }
-            throw e;
-        }
-    }
-
-    private static void resolving(Runnable call) {
-        try {
-            call.run();
-        } catch (InvalidAttributeException e) {
-            throw new AddressResolutionException(e.getMessage(), e);
-        }
     }
 
     // Connection management.
@@ -295,13 +221,13 @@ final class SoftEndpoint implements RdmaEndpoint {
     @Override
     public WorkCompletion getSendComp(WorkCompletion wc) {
         requireQp("rdma_get_send_comp");
-        return completions.next(sendCq, Arguments.notNull(wc, "work completion"), "rdma_get_send_comp");
+        return completions.next(queues.sendCq(), Arguments.notNull(wc, "work completion"), "rdma_get_send_comp");
     }
 
     @Override
     public WorkCompletion getRecvComp(WorkCompletion wc) {
         requireQp("rdma_get_recv_comp");
-        return completions.next(recvCq, Arguments.notNull(wc, "work completion"), "rdma_get_recv_comp");
+        return completions.next(queues.recvCq(), Arguments.notNull(wc, "work completion"), "rdma_get_recv_comp");
     }
 
     // Resources.
@@ -320,49 +246,8 @@ final class SoftEndpoint implements RdmaEndpoint {
         return id.qp();
     }
 
-    private void create(QpInitAttributes template) {
-        QpInitAttributes attrs = copy(template);
-        RdmaDevice device = pd.device();
-        if (attrs.sendCq() == null) {
-            attrs.sendCq(device.createCq(Math.max(1, attrs.maxSendWr())));
-            ownsSendCq = true;
-        }
-        if (attrs.recvCq() == null) {
-            attrs.recvCq(device.createCq(Math.max(1, attrs.maxRecvWr())));
-            ownsRecvCq = true;
-        }
-        sendCq = attrs.sendCq();
-        recvCq = attrs.recvCq();
-        try {
-            id.createQp(pd, attrs);
-        } catch (RuntimeException e) {
-            closeOwnCqs(e);
-            throw e;
-        }
-    }
-
-    /** The CQs this endpoint made, when its QP could not be made. */
-    private void closeOwnCqs(RuntimeException cause) {
-        for (CompletionQueue cq : new CompletionQueue[] {ownsSendCq ? sendCq : null, ownsRecvCq ? recvCq : null}) {
-            if (cq != null) {
-                try {
-                    cq.close();
-                } catch (RuntimeException e) {
-                    cause.addSuppressed(e);
-                }
-            }
-        }
-        ownsSendCq = false;
-        ownsRecvCq = false;
-        sendCq = null;
-        recvCq = null;
-    }
-
-    /** The caller's attributes are not changed: the endpoint's CQs go into a copy. */
-    private static QpInitAttributes copy(QpInitAttributes a) {
-        return new QpInitAttributes().type(QpType.RC).sendCq(a.sendCq()).recvCq(a.recvCq()).maxSendWr(a.maxSendWr())
-            .maxRecvWr(a.maxRecvWr()).maxSendSge(a.maxSendSge()).maxRecvSge(a.maxRecvSge())
-            .maxInlineData(a.maxInlineData()).sqSigAll(a.sqSigAll()).srq(a.srq());
+    void create(QpInitAttributes template) {
+        queues.create(id, pd, template);
     }
 
     @Override
@@ -392,12 +277,12 @@ final class SoftEndpoint implements RdmaEndpoint {
 
     @Override
     public CompletionQueue sendCq() {
-        return sendCq;
+        return queues.sendCq();
     }
 
     @Override
     public CompletionQueue recvCq() {
-        return recvCq;
+        return queues.recvCq();
     }
 
     @Override
@@ -426,12 +311,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         if (q != null) {
             failure = attempt(q::close, failure);
         }
-        if (ownsSendCq) {
-            failure = attempt(sendCq::close, failure);
-        }
-        if (ownsRecvCq && recvCq != sendCq) {
-            failure = attempt(recvCq::close, failure);
-        }
+        failure = attempt(queues::closeOwnCqs, failure);
         failure = attempt(() -> closeId(channel, id), failure);
         if (defaultPdOwner != null) {
             failure = attempt(defaultPdOwner::releaseDefaultPd, failure);
@@ -441,7 +321,7 @@ final class SoftEndpoint implements RdmaEndpoint {
         }
     }
 
-    private void closeQuietly(RuntimeException cause) {
+    void closeQuietly(RuntimeException cause) {
         try {
             close();
         } catch (RuntimeException e) {
@@ -463,24 +343,11 @@ final class SoftEndpoint implements RdmaEndpoint {
     }
 
     /**
-     * rdma_destroy_id, then the channel: the events still queued are acknowledged first. An event
-     * queued in between (a DREQ's, a TimeWait's end) makes the ID busy once more: take it and retry.
+     * rdma_destroy_id, then the channel. The endpoint acknowledges every event it takes, so none holds
+     * the ID back; the events still queued are discarded with it.
      */
-    private static void closeId(SoftEventChannel channel, SoftCmId id) {
-        for (int attempt = 1; ; attempt++) {
-            RdmaCmEvent e;
-            while ((e = channel.poll()) != null) {
-                e.ack();
-            }
-            try {
-                id.close();
-                break;
-            } catch (ResourceBusyException e2) {
-                if (attempt == CLOSE_ATTEMPTS) {
-                    throw e2;
-                }
-            }
-        }
+    static void closeId(SoftEventChannel channel, SoftCmId id) {
+        id.close();
         channel.close();
     }
 

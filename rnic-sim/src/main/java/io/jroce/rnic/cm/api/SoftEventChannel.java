@@ -74,9 +74,24 @@ final class SoftEventChannel implements RdmaEventChannel {
         return withdrawn;
     }
 
-    /** A CONNECT_REQUEST taken frees a place in its listener's backlog, as ucma_get_event does. */
+    /**
+     * Removes the events of {@code id} not yet taken: a destroyed ID's unread events never reach the
+     * application (the kernel's ucma_destroy_id frees them).
+     */
+    void discard(SoftCmId id) {
+        events.removeIf(e -> e.id() == id);
+    }
+
+    /**
+     * An event taken: its ID's close() waits for its acknowledgement (librdmacm counts it in
+     * events_reported); a CONNECT_REQUEST frees a place in its listener's backlog, as ucma_get_event does.
+     */
     private static RdmaCmEvent taken(RdmaCmEvent e) {
-        if (e != null && e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() instanceof SoftCmId listener) {
+        if (e == null) {
+            return null;
+        }
+        ((SoftCmId) e.id()).events.taken();
+        if (e.type() == RdmaCmEventType.CONNECT_REQUEST && e.listenId() instanceof SoftCmId listener) {
             listener.requestTaken();
         }
         return e;
