@@ -278,8 +278,13 @@ public final class InvokerIoContext implements IoContext {
     private static void runSafely(Runnable task) {
         try {
             task.run();
-        } catch (RuntimeException e) {
-            LOG.error("device task failed", e); // as on the event loop: one task's bug must not stop the device
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError e) {
+                throw e;
+            }
+            // As on the event loop (Netty logs what a task throws): one task's bug, an engine's
+            // assert included, must not stop the device.
+            LOG.error("device task failed", t);
         }
     }
 
@@ -300,9 +305,9 @@ public final class InvokerIoContext implements IoContext {
             }
             try {
                 round(System.nanoTime());
-            } catch (RuntimeException e) {
-                owner.unlock();
-                throw e;
+            } catch (Throwable t) {
+                owner.unlock(); // whatever the round threw, the device is not left locked
+                throw t;
             }
         }
     }

@@ -66,9 +66,11 @@ final class ProgressFallback implements Runnable {
                 if (io.fallbackRound() == 0 && running) {
                     transport.await(io.nanosToTimers(System.nanoTime()), true);
                 }
-            } catch (RuntimeException e) {
+            } catch (Throwable t) {
                 if (running) {
-                    LOG.error("{}: progress round failed", thread.getName(), e); // keep serving the device
+                    // Keep serving the device whatever a round threw (a handler's assert, a
+                    // transport's bug): a dead fallback would leave the passive side unserved.
+                    LOG.error("{}: progress round failed", thread.getName(), t);
                 }
             }
         }
