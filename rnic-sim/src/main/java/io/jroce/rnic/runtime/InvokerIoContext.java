@@ -101,11 +101,33 @@ public final class InvokerIoContext implements IoContext {
         if (closed) {
             throw new RejectedExecutionException("the device is closed");
         }
-        if (owner.isHeldByCurrentThread() || pendingCalls.get() != 0 || !owner.tryLock()) {
+        if (owner.isHeldByCurrentThread()) {
+            enqueue(task); // run before this thread lets go
+            return;
+        }
+        if (pendingCalls.get() != 0 || !owner.tryLock()) {
             enqueue(task);
+            // The owner may have found the queue empty and let go between the attempt above and
+            // the enqueue: try again, so that the task does not wait for the next poll. If the
+            // device is still taken, or a caller waits for it, that thread runs the queue (it
+            // looks at it after taking, or after letting go of, the lock).
+            if (pendingCalls.get() != 0 || !owner.tryLock()) {
+                return;
+            }
+            try {
+                if (!closed) {
+                    runTasks();
+                    maintenance(System.nanoTime());
+                }
+            } finally {
+                release();
+            }
             return;
         }
         try {
+            if (closed) {
+                throw new RejectedExecutionException("the device is closed"); // it closed since the check above
+            }
             runTasks();
             runSafely(task);
             maintenance(System.nanoTime());
@@ -165,7 +187,7 @@ public final class InvokerIoContext implements IoContext {
             return 0;
         }
         try {
-            return round(now);
+            return closed ? 0 : round(now); // it may have closed since the check above
         } finally {
             release();
         }

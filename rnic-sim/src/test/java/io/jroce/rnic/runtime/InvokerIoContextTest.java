@@ -108,4 +108,38 @@ class InvokerIoContextTest {
         assertTrue(server.get().getName().endsWith("-fallback"), server.get().getName());
         assertNotSame(Thread.currentThread(), server.get());
     }
+    /**
+     * A task queued by a thread that found the device taken runs before the owner lets go: after
+     * two threads' execute calls both returned, both tasks ran, every time. Many rounds of the two
+     * racing, to meet the moment when the owner checks the queue just before the task lands in it.
+     */
+    @Test
+    void aTaskQueuedWhileAnotherThreadOwnsTheDeviceIsNeverLeftBehind() throws Exception {
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        int rounds = 20_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.atomic.AtomicLong ran = new java.util.concurrent.atomic.AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    start.await();
+                    io.execute(ran::incrementAndGet);
+                    start.await();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "other");
+        other.setDaemon(true);
+        other.start();
+        for (int i = 0; i < rounds; i++) {
+            start.await(DEADLINE_S, TimeUnit.SECONDS);
+            io.execute(ran::incrementAndGet);
+            start.await(DEADLINE_S, TimeUnit.SECONDS);
+            assertEquals(2L * (i + 1), ran.get(), "round " + i + ": a queued task was left in the queue");
+        }
+        other.join();
+        assertEquals(null, failure.get());
+    }
 }
