@@ -230,11 +230,14 @@ public final class InvokerIoContext implements IoContext {
 
     /**
      * Closes the transport as the owner, so that no round reads a closed socket; later calls are
-     * refused and progress does nothing. Idempotent.
+     * refused and progress does nothing. Idempotent; from any thread, the owner included.
      */
     public void close() {
         if (fallback != null) {
-            fallback.stop();
+            // As the owner (a device closed from an async-event listener), do not wait for the
+            // fallback thread: it may be waiting for this very lock. It ends once it has the device
+            // and sees it closed.
+            fallback.stop(!owner.isHeldByCurrentThread());
         }
         owner.lock();
         try {
@@ -260,6 +263,9 @@ public final class InvokerIoContext implements IoContext {
 
     /** Due timers and the flush of what the work sent. Owner only. */
     private int maintenance(long now) {
+        if (closed) {
+            return 0; // closed by this round (the owner closing the device from a listener): no timers
+        }
         int work = 0;
         Runnable t = timers;
         if (t != null && now - nextTimerNs >= 0) {

@@ -142,4 +142,46 @@ class InvokerIoContextTest {
         other.join();
         assertEquals(null, failure.get());
     }
+    /**
+     * Closing from the owner (a device closed from an async-event listener, which runs as the
+     * owner) does not wait for the fallback thread while that thread waits for the device: the
+     * owner would wait for a thread that waits for it. The fallback thread ends once it has the
+     * device and sees it closed.
+     */
+    @Test
+    void closingAsTheOwnerDoesNotWaitForTheFallbackThatWaitsForTheDevice() throws Exception {
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        io.start(() -> { }, "owner-close");
+        Thread fallback = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("jroce-owner-close-fallback")).findFirst().orElseThrow();
+        java.lang.reflect.Field f = InvokerIoContext.class.getDeclaredField("owner");
+        f.setAccessible(true);
+        java.util.concurrent.locks.ReentrantLock lock = (java.util.concurrent.locks.ReentrantLock) f.get(io);
+        Thread self = Thread.currentThread();
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        AtomicBoolean waitedForFallback = new AtomicBoolean();
+        Thread watcher = new Thread(() -> {
+            while (!closeReturned.get()) {
+                for (StackTraceElement e : self.getStackTrace()) {
+                    if (e.getClassName().equals(Thread.class.getName()) && e.getMethodName().equals("join")) {
+                        waitedForFallback.set(true);
+                    }
+                }
+                Thread.onSpinWait();
+            }
+        }, "watcher");
+        io.call(() -> {
+            while (!lock.hasQueuedThread(fallback)) { // nobody polls: it comes for a round within a tick
+                Thread.onSpinWait();
+            }
+            watcher.start();
+            io.close();
+            closeReturned.set(true);
+            return null;
+        });
+        watcher.join();
+        assertFalse(waitedForFallback.get(), "close() as the owner waited for the fallback thread, which waits for it");
+        fallback.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+        assertFalse(fallback.isAlive(), "the fallback thread ended once it had the closed device");
+    }
 }
