@@ -139,6 +139,11 @@ public final class Gsi {
         io.execute(task);
     }
 
+    /** True on the device's I/O thread (in the invoker mode: the thread that owns the device now). */
+    public boolean inIoThread() {
+        return io.inIoThread();
+    }
+
     private boolean isLocal(byte[] gid) {
         if (gid.length != Gid.LENGTH) {
             return false;

@@ -101,11 +101,33 @@ public final class InvokerIoContext implements IoContext {
         if (closed) {
             throw new RejectedExecutionException("the device is closed");
         }
-        if (owner.isHeldByCurrentThread() || pendingCalls.get() != 0 || !owner.tryLock()) {
+        if (owner.isHeldByCurrentThread()) {
+            enqueue(task); // run before this thread lets go
+            return;
+        }
+        if (pendingCalls.get() != 0 || !owner.tryLock()) {
             enqueue(task);
+            // The owner may have found the queue empty and let go between the attempt above and
+            // the enqueue: try again, so that the task does not wait for the next poll. If the
+            // device is still taken, or a caller waits for it, that thread runs the queue (it
+            // looks at it after taking, or after letting go of, the lock).
+            if (pendingCalls.get() != 0 || !owner.tryLock()) {
+                return;
+            }
+            try {
+                if (!closed) {
+                    runTasks();
+                    maintenance(System.nanoTime());
+                }
+            } finally {
+                release();
+            }
             return;
         }
         try {
+            if (closed) {
+                throw new RejectedExecutionException("the device is closed"); // it closed since the check above
+            }
             runTasks();
             runSafely(task);
             maintenance(System.nanoTime());
@@ -152,9 +174,9 @@ public final class InvokerIoContext implements IoContext {
     }
 
     /**
-     * An application thread's turn: if the device is free, runs its work on this thread (queued
-     * tasks, up to {@link #RECEIVE_BATCH} ready datagrams, due timers, the flush) and returns how
-     * much it did; 0 when another thread owns it or nothing was ready. Also tells the fallback
+     * An application thread's turn: if the device is free, runs its work on this thread (the flush
+     * of what the previous round sent, queued tasks, up to {@link #RECEIVE_BATCH} ready datagrams,
+     * due timers; what this round sends waits for the thread's next call) and returns how much it did; 0 when another thread owns it or nothing was ready. Also tells the fallback
      * thread that an application thread is progressing the device.
      */
     @Override
@@ -165,6 +187,9 @@ public final class InvokerIoContext implements IoContext {
             return 0;
         }
         try {
+            if (closed) {
+                return 0; // it may have closed since the check above
+            }
             // What the last round sent (an ACK for the message this thread just polled) leaves now,
             // or with the answer this thread posted meanwhile, in one system call: not at the end of
             // the round, where it would delay the completion the caller waits for.
@@ -212,11 +237,14 @@ public final class InvokerIoContext implements IoContext {
 
     /**
      * Closes the transport as the owner, so that no round reads a closed socket; later calls are
-     * refused and progress does nothing. Idempotent.
+     * refused and progress does nothing. Idempotent; from any thread, the owner included.
      */
     public void close() {
         if (fallback != null) {
-            fallback.stop();
+            // As the owner (a device closed from an async-event listener), do not wait for the
+            // fallback thread: it may be waiting for this very lock. It ends once it has the device
+            // and sees it closed.
+            fallback.stop(!owner.isHeldByCurrentThread());
         }
         owner.lock();
         try {
@@ -252,6 +280,9 @@ public final class InvokerIoContext implements IoContext {
     }
 
     private int timers(long now) {
+        if (closed) {
+            return 0; // closed by this round (the owner closing the device from a listener): no timers
+        }
         int work = 0;
         Runnable t = timers;
         if (t != null && now - nextTimerNs >= 0) {
@@ -291,8 +322,13 @@ public final class InvokerIoContext implements IoContext {
     private static void runSafely(Runnable task) {
         try {
             task.run();
-        } catch (RuntimeException e) {
-            LOG.error("device task failed", e); // as on the event loop: one task's bug must not stop the device
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError e) {
+                throw e;
+            }
+            // As on the event loop (Netty logs what a task throws): one task's bug, an engine's
+            // assert included, must not stop the device.
+            LOG.error("device task failed", t);
         }
     }
 
@@ -313,9 +349,9 @@ public final class InvokerIoContext implements IoContext {
             }
             try {
                 round(System.nanoTime(), true);
-            } catch (RuntimeException e) {
-                owner.unlock();
-                throw e;
+            } catch (Throwable t) {
+                owner.unlock(); // whatever the round threw, the device is not left locked
+                throw t;
             }
         }
     }

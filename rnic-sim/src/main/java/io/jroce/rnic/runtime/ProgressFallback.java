@@ -36,11 +36,15 @@ final class ProgressFallback implements Runnable {
         thread.start();
     }
 
-    /** Stops the thread and waits for it (unless called on it). */
-    void stop() {
+    /**
+     * Stops the thread and, if {@code wait}, waits for it (never on itself). Without waiting (the
+     * caller holds the device, which the thread may be waiting for) the thread ends after its
+     * current round.
+     */
+    void stop(boolean wait) {
         running = false;
         transport.wakeUp();
-        if (Thread.currentThread() != thread) {
+        if (wait && Thread.currentThread() != thread) {
             try {
                 thread.join(STOP_WAIT_MS);
             } catch (InterruptedException e) {
@@ -66,9 +70,11 @@ final class ProgressFallback implements Runnable {
                 if (io.fallbackRound() == 0 && running) {
                     transport.await(io.nanosToTimers(System.nanoTime()), true);
                 }
-            } catch (RuntimeException e) {
+            } catch (Throwable t) {
                 if (running) {
-                    LOG.error("{}: progress round failed", thread.getName(), e); // keep serving the device
+                    // Keep serving the device whatever a round threw (a handler's assert, a
+                    // transport's bug): a dead fallback would leave the passive side unserved.
+                    LOG.error("{}: progress round failed", thread.getName(), t);
                 }
             }
         }

@@ -82,6 +82,9 @@ final class DatagramReader {
     private int readBatches(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {
         int total = 0;
         while (total < max) {
+            if (!socket.isOpen()) {
+                return total; // closed by the handler: its descriptor number may be another file's now
+            }
             int want = Math.min(batch, max - total);
             for (int i = 0; i < want; i++) {
                 EpollInternals.iovecCount(packets[i], 1); // the last read left a byte count there
@@ -114,7 +117,7 @@ final class DatagramReader {
 
     private int readOneByOne(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {
         int total = 0;
-        while (total < max) {
+        while (total < max && socket.isOpen()) {
             DatagramSocketAddress sender = socket.recvFromAddress(slotsAddress, 0, slot);
             if (sender == null) {
                 return total;

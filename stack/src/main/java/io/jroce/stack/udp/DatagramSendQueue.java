@@ -110,6 +110,19 @@ final class DatagramSendQueue {
         return head == count;
     }
 
+    /** Empties the queue without sending (the socket is closing); returns the datagrams dropped. */
+    int drop() {
+        int dropped = 0;
+        for (int m = head; m < count; m++) {
+            dropped += segments[m];
+        }
+        head = 0;
+        count = 0;
+        tail = 0;
+        runClosed = false;
+        return dropped;
+    }
+
     /**
      * Makes room for a datagram of {@code length} bytes to {@code dst16}:{@code port} (flushing
      * first if the queue is full). Returns the offset in {@link #buffer()} to write it at, or -1

@@ -213,7 +213,8 @@ public final class DirectUdpTransport implements PolledTransport {
         int n = unicast.length + joined.length;
         int first = firstSocket < n ? firstSocket : 0;
         int total = 0;
-        for (int k = 0; k < n && total < maxDatagrams; k++) {
+        // A handler may close the transport (a device closed from a callback): stop reading then.
+        for (int k = 0; k < n && total < maxDatagrams && !closed.get(); k++) {
             int i = first + k < n ? first + k : first + k - n;
             DirectSocket s = i < unicast.length ? unicast[i] : joined[i - unicast.length];
             try {
@@ -228,6 +229,9 @@ public final class DirectUdpTransport implements PolledTransport {
 
     @Override
     public void await(long timeoutNs, boolean watchSockets) {
+        if (closed.get()) {
+            return; // the epoll set is closed: its descriptor number may be another file's by now
+        }
         try {
             readiness.await(timeoutNs, watchSockets);
         } catch (IOException e) {
@@ -249,6 +253,10 @@ public final class DirectUdpTransport implements PolledTransport {
      */
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        if (closed.get()) {
+            counters.increment(Counter.DROP_TX_FAILED); // as UdpTransport's send on a closed channel
+            return false;
+        }
         DirectSocket s = socket(srcAddress);
         if (s == null || dstAddress.length != 16 || IpAddresses.isIpv4Mapped(dstAddress) != s.local.ipv4) {
             counters.increment(Counter.DROP_NO_ROUTE); // not our address, or mixed address families
@@ -295,7 +303,7 @@ public final class DirectUdpTransport implements PolledTransport {
 
     @Override
     public void flush() {
-        if (flushPending) {
+        if (flushPending && !closed.get()) {
             flushQueues();
         }
     }
@@ -409,7 +417,13 @@ public final class DirectUdpTransport implements PolledTransport {
         }
     }
 
-    /** Closes the sockets, the epoll set and the capture. Idempotent; not while another call runs. */
+    /**
+     * Closes the sockets, the epoll set and the capture; datagrams still queued are dropped and
+     * counted ({@link Counter#DROP_TX_FAILED}). Idempotent; not while another call runs, except from
+     * the handler inside {@link #receive}, which then reads no more. Afterwards {@link #send} is
+     * refused and counted, and {@link #receive}, {@link #flush} and {@link #await} return at once:
+     * nothing reaches the closed descriptors, whose numbers the kernel may give to other files.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -421,6 +435,12 @@ public final class DirectUdpTransport implements PolledTransport {
             groups.clear();
             groupSockets = NO_SOCKETS;
         }
+        for (DirectSocket s : sockets) {
+            if (s.sendQueue != null) {
+                counters.add(Counter.DROP_TX_FAILED, s.sendQueue.drop()); // queued, never to be sent
+            }
+        }
+        flushPending = false;
         all.forEach(DirectSocket::close);
         readiness.close();
         closePcap();

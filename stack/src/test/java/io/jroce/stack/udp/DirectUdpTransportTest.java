@@ -670,4 +670,41 @@ class DirectUdpTransportTest {
         t.wakeUp(); // ignored once closed
         assertEquals(0, t.receive(8));
     }
+    /**
+     * A handler that closes the transport (an application closing its device from a callback that
+     * runs as the device's owner) ends the read: no system call reaches the closed descriptors,
+     * whose numbers the kernel may already have given to another file. Sends after the close are
+     * refused and counted, as {@link UdpTransport}'s on a closed channel, and an await returns.
+     */
+    @Test
+    void afterACloseFromTheHandlerNothingTouchesTheSockets() {
+        Direct a = new Direct(DirectUdpTransport.builder().localAddress("127.0.0.1").port(0).receiveBatch(1));
+        Direct b = direct("127.0.0.1");
+        a.collector.also = r -> a.transport.close();
+        assertTrue(b.send(packet(new Random(21), 64), a));
+        a.transport.await(Long.MAX_VALUE, true);
+        assertEquals(1, a.transport.receive(8), "one datagram read, then the batch loop stops");
+        assertEquals(1, a.collector.queue.size());
+        assertEquals(0, a.transport.counters().get(Counter.DROP_INTERNAL_ERROR), "no read on a closed socket");
+
+        byte[] p = packet(new Random(22), 64);
+        assertFalse(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+        assertEquals(1, a.transport.counters().get(Counter.DROP_TX_FAILED));
+        a.transport.flush();
+        a.transport.await(Long.MAX_VALUE, true); // returns at once: nothing to wait on any more
+        assertEquals(0, a.transport.receive(8));
+        assertEquals(0, a.transport.counters().get(Counter.DROP_INTERNAL_ERROR));
+    }
+
+    /** Datagrams queued when the transport closes are dropped and counted, never sent on a closed socket. */
+    @Test
+    void aSendQueuedAtCloseIsCountedNotSent() {
+        Direct a = direct("127.0.0.1");
+        Direct b = direct("127.0.0.1");
+        byte[] p = packet(new Random(23), 64);
+        assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+        a.transport.close();
+        a.transport.flush();
+        assertEquals(1, a.transport.counters().get(Counter.DROP_TX_FAILED), "the queued datagram, dropped");
+    }
 }

@@ -26,8 +26,21 @@ final class CmIoThread {
         }
     }
 
-    /** Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become typed ones. */
+    /**
+     * Runs {@code task} on the device's I/O thread and waits; the manager's misuse exceptions become
+     * typed ones. Called on that thread (an async-event listener, or in the invoker mode the
+     * application thread that owns the device), it runs at once: waiting for a later turn of the
+     * thread that waits would never end.
+     */
     static void run(CmDevice dev, Runnable task) {
+        if (dev.device.gsi().inIoThread()) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                throw typed(e);
+            }
+            return;
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             dev.device.gsi().execute(() -> {
@@ -40,22 +53,26 @@ final class CmIoThread {
             });
             done.get();
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof VerbsException ve) {
-                throw ve;
-            }
-            if (cause instanceof IllegalStateException) {
-                throw new InvalidStateException(cause.getMessage(), cause);
-            }
-            if (cause instanceof IllegalArgumentException) {
-                throw new InvalidAttributeException(cause.getMessage(), cause);
-            }
-            throw new VerbsException("RDMA CM call failed: " + cause, cause);
+            throw typed(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new VerbsException("interrupted while waiting for the device's I/O thread", e);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             throw new ResourceClosedException("device " + dev.device.name() + " is closed", e);
         }
+    }
+
+    /** What the manager threw, as the verbs API's typed exceptions. */
+    private static RuntimeException typed(Throwable cause) {
+        if (cause instanceof VerbsException ve) {
+            return ve;
+        }
+        if (cause instanceof IllegalStateException) {
+            return new InvalidStateException(cause.getMessage(), cause);
+        }
+        if (cause instanceof IllegalArgumentException) {
+            return new InvalidAttributeException(cause.getMessage(), cause);
+        }
+        return new VerbsException("RDMA CM call failed: " + cause, cause);
     }
 }

@@ -1,0 +1,187 @@
+package io.jroce.rnic.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link InvokerIoContext} and its {@link ProgressFallback} alone, on a {@link MemoryPipe}: what a
+ * task or a handler that throws leaves behind, and closing from the owner. Latches order the
+ * threads; the deadlines only bound a failure.
+ */
+class InvokerIoContextTest {
+    private static final long TICK_NS = TimeUnit.MICROSECONDS.toNanos(500);
+    private static final long DEADLINE_S = 30;
+    private static final byte[] PACKET = new byte[16];
+
+    private final MemoryPipe pipe = new MemoryPipe("10.0.0.1", "10.0.0.2");
+    private final InvokerIoContext io = new InvokerIoContext(TICK_NS, pipe.a, TimeUnit.MILLISECONDS.toNanos(1));
+
+    /** Closes on another thread, so that a device left locked fails the test instead of hanging it. */
+    @AfterEach
+    void close() throws InterruptedException {
+        Thread closer = new Thread(io::close, "closer");
+        closer.setDaemon(true);
+        closer.start();
+        closer.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+        assertFalse(closer.isAlive(), "close() waits for a device that nobody will let go of");
+    }
+
+    /** The peer sends one datagram to the context's end of the pipe. */
+    private void arrive() {
+        pipe.b.send(new UnsafeBuffer(PACKET), 0, PACKET.length, pipe.b.address, pipe.a.address, 4791);
+    }
+
+    private static void await(CountDownLatch latch, String what) {
+        try {
+            assertTrue(latch.await(DEADLINE_S, TimeUnit.SECONDS), what);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * A queued task that throws an Error (an engine's assert, with -ea) is logged as on the event
+     * loop, and the thread that ran it lets go of the device: another thread's task then runs at
+     * once on that thread, as on a free device.
+     */
+    @Test
+    void aTaskThatThrowsAnErrorLeavesTheDeviceFree() throws Exception {
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        CountDownLatch owning = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        Thread owner = new Thread(() -> io.execute(() -> {
+            owning.countDown();
+            await(letGo, "let go");
+        }), "owner");
+        owner.start();
+        await(owning, "the owner took the device");
+        io.execute(() -> {
+            throw new AssertionError("a bug in a task");
+        }); // the device is taken: queued, run by the owner before it lets go
+        letGo.countDown();
+        owner.join();
+
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        io.execute(() -> ranOn.set(Thread.currentThread()));
+        assertEquals(Thread.currentThread(), ranOn.get(), "the device is free: the task ran at once on this thread");
+        assertEquals(42, io.call(() -> 42));
+    }
+
+    /**
+     * The fallback thread keeps serving the device after a round failed with an Error (from a task
+     * or from the transport's handler): the next datagram is still read while nobody polls.
+     */
+    @Test
+    void theFallbackThreadSurvivesAnError() {
+        CountDownLatch failed = new CountDownLatch(2);
+        CountDownLatch served = new CountDownLatch(1);
+        AtomicReference<Thread> server = new AtomicReference<>();
+        AtomicBoolean first = new AtomicBoolean(true);
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> {
+            if (first.getAndSet(false)) {
+                io.execute(() -> { // queued: run by this round, on the fallback thread
+                    failed.countDown();
+                    throw new AssertionError("a bug in a task");
+                });
+                failed.countDown();
+                throw new AssertionError("a bug in the handler");
+            }
+            server.set(Thread.currentThread());
+            served.countDown();
+        });
+        io.start(() -> { }, "ctx");
+        arrive();
+        await(failed, "the fallback thread read the first datagram");
+        arrive();
+        await(served, "the fallback thread read the second datagram");
+        assertTrue(server.get().getName().endsWith("-fallback"), server.get().getName());
+        assertNotSame(Thread.currentThread(), server.get());
+    }
+    /**
+     * A task queued by a thread that found the device taken runs before the owner lets go: after
+     * two threads' execute calls both returned, both tasks ran, every time. Many rounds of the two
+     * racing, to meet the moment when the owner checks the queue just before the task lands in it.
+     */
+    @Test
+    void aTaskQueuedWhileAnotherThreadOwnsTheDeviceIsNeverLeftBehind() throws Exception {
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        int rounds = 20_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.atomic.AtomicLong ran = new java.util.concurrent.atomic.AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    start.await();
+                    io.execute(ran::incrementAndGet);
+                    start.await();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "other");
+        other.setDaemon(true);
+        other.start();
+        for (int i = 0; i < rounds; i++) {
+            start.await(DEADLINE_S, TimeUnit.SECONDS);
+            io.execute(ran::incrementAndGet);
+            start.await(DEADLINE_S, TimeUnit.SECONDS);
+            assertEquals(2L * (i + 1), ran.get(), "round " + i + ": a queued task was left in the queue");
+        }
+        other.join();
+        assertEquals(null, failure.get());
+    }
+    /**
+     * Closing from the owner (a device closed from an async-event listener, which runs as the
+     * owner) does not wait for the fallback thread while that thread waits for the device: the
+     * owner would wait for a thread that waits for it. The fallback thread ends once it has the
+     * device and sees it closed.
+     */
+    @Test
+    void closingAsTheOwnerDoesNotWaitForTheFallbackThatWaitsForTheDevice() throws Exception {
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        io.start(() -> { }, "owner-close");
+        Thread fallback = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("jroce-owner-close-fallback")).findFirst().orElseThrow();
+        java.lang.reflect.Field f = InvokerIoContext.class.getDeclaredField("owner");
+        f.setAccessible(true);
+        java.util.concurrent.locks.ReentrantLock lock = (java.util.concurrent.locks.ReentrantLock) f.get(io);
+        Thread self = Thread.currentThread();
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        AtomicBoolean waitedForFallback = new AtomicBoolean();
+        Thread watcher = new Thread(() -> {
+            while (!closeReturned.get()) {
+                for (StackTraceElement e : self.getStackTrace()) {
+                    if (e.getClassName().equals(Thread.class.getName()) && e.getMethodName().equals("join")) {
+                        waitedForFallback.set(true);
+                    }
+                }
+                Thread.onSpinWait();
+            }
+        }, "watcher");
+        io.call(() -> {
+            while (!lock.hasQueuedThread(fallback)) { // nobody polls: it comes for a round within a tick
+                Thread.onSpinWait();
+            }
+            watcher.start();
+            io.close();
+            closeReturned.set(true);
+            return null;
+        });
+        watcher.join();
+        assertFalse(waitedForFallback.get(), "close() as the owner waited for the fallback thread, which waits for it");
+        fallback.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
+        assertFalse(fallback.isAlive(), "the fallback thread ended once it had the closed device");
+    }
+}
