@@ -280,17 +280,23 @@ class RdmaEndpointTest {
             (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         RdmaEndpoint ep = closing(RdmaCm.createEp(RdmaCm.getAddrInfo(SERVER, PORT,
             new RdmaAddrInfo().srcAddress(new InetSocketAddress(CLIENT, 0))), null,
-            new QpInitAttributes().maxSendWr(4).maxRecvWr(1000)));
+            new QpInitAttributes().maxSendWr(4).maxRecvWr(4000)));
         MemoryRegion mr = closing(ep.regMsgs(ByteBuffer.allocateDirect(4096)));
         for (int i = 0; i < 100; i++) {
             ep.postRecv(i, mr, i, 64); // warm up: receives may be posted from INIT on
         }
-        long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 100; i < 1000; i++) {
-            ep.postRecv(i, mr, i, 64);
+        // A per-call allocation shows in every window (900 calls x at least 16 bytes); something the
+        // JVM does once meanwhile (a class initialised by another test's thread, a deoptimisation)
+        // shows in one window only, so the best of three windows is the steady state.
+        long best = Long.MAX_VALUE;
+        for (int window = 0; window < 3; window++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 900; i++) {
+                ep.postRecv(i, mr, i, 64);
+            }
+            best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
         }
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated < 1024, allocated + " bytes allocated for 900 rdma_post_recv calls");
+        assertTrue(best < 1024, best + " bytes allocated for 900 rdma_post_recv calls (the best of three windows)");
     }
 
     @Test
