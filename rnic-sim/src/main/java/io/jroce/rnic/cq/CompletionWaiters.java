@@ -32,6 +32,12 @@ public final class CompletionWaiters {
     private final AtomicInteger onCondition = new AtomicInteger();
     private volatile boolean closed;
 
+    public CompletionWaiters() {
+        // Links the slots' compare-and-set now, with the CQ: the first use of an access mode links
+        // method handles (a few KB, once per JVM), which should not fall on the first blocking poll.
+        parked.compareAndSet(0, null, null);
+    }
+
     /**
      * Takes the oldest entry of {@code ring} into {@code wc}, waiting up to {@code timeoutNs} for
      * one; false on timeout or when {@link #close()} is called meanwhile.
