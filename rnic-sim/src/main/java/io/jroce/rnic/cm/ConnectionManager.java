@@ -3,6 +3,7 @@ package io.jroce.rnic.cm;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Predicate;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -54,6 +55,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     private final CmMessageCounts messageCounts;
     /** The header of a received message. */
     private final MadHeaderFlyweight header = new MadHeaderFlyweight();
+    /** {@link #onTimer}'s arguments, made once: it runs every tick, and a method reference is a new object each time. */
+    private final Predicate<CmConnection> live;
+    private final CmTimerQueue.Expiry expiry = this::expire;
 
     /**
      * Creates the manager of {@code gsi}'s device and makes it the GSI's handler.
@@ -84,6 +88,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         // The kernel's MAD agent number; fixed for this manager, as for the kernel's CM agent.
         this.hiTid = 1 + random.nextInt(0xFFFF);
         this.table = new CmConnectionTable(random, timers, counters);
+        this.live = table::holds;
         this.sender = new CmMessageSender(gsi, messageCounts, timers, peerPort);
         this.sidr = new CmSidr(table, sender, counters, hiTid, peerPort);
         this.release = new CmConnectionRelease(table, timers, sender, counters, hiTid);
@@ -333,7 +338,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
 
     @Override
     public void onTimer(long nowNs) {
-        timers.expireDue(nowNs, table::holds, this::expire);
+        timers.expireDue(nowNs, live, expiry);
     }
 
     private void expire(CmConnection c, long nowNs) {

@@ -218,10 +218,17 @@ public final class InvokerIoContext implements IoContext {
         return lastApplicationNs;
     }
 
-    /** The fallback thread's round: waits for the lock (never starves a caller), then as {@link #progress}. */
+    /**
+     * The fallback thread's round: waits for the lock (pollers step aside meanwhile, so it is not
+     * starved), then as {@link #progress}. It waits by yielding between attempts rather than in
+     * {@code lock()}, which allocates a queue node each time it waits: the fallback thread meets a
+     * poller at each hand-over, and the holder's turn is one round.
+     */
     int fallbackRound() {
         pendingCalls.incrementAndGet();
-        owner.lock();
+        while (!owner.tryLock()) {
+            Thread.yield();
+        }
         pendingCalls.decrementAndGet();
         try {
             return closed ? 0 : round(System.nanoTime(), true);

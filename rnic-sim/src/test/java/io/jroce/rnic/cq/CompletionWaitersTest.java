@@ -2,8 +2,14 @@ package io.jroce.rnic.cq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,5 +83,52 @@ class CompletionWaitersTest {
         assertFalse(waiter.isAlive());
         assertFalse(result.get());
         assertFalse(waiters.take(ring, new WorkCompletion(), LONG_NS), "later waits return at once");
+    }
+
+    /** More waiters than parking slots: those on the condition are woken too, each gets one entry. */
+    @Test
+    void moreWaitersThanSlotsEachGetAnEntry() throws Exception {
+        int n = CompletionWaiters.PARKING_SLOTS + 3;
+        CompletionRing big = new CompletionRing(n);
+        List<Thread> threads = new ArrayList<>();
+        Set<Long> got = ConcurrentHashMap.newKeySet();
+        CountDownLatch started = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            Thread t = new Thread(() -> {
+                WorkCompletion wc = new WorkCompletion();
+                started.countDown();
+                try {
+                    if (waiters.take(big, wc, LONG_NS)) {
+                        got.add(wc.wrId());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        started.await();
+        for (int i = 0; i < n; i++) {
+            big.claim().start(i, WcOpcode.SEND, 1);
+            big.publish();
+            waiters.published();
+        }
+        for (Thread t : threads) {
+            t.join(TimeUnit.NANOSECONDS.toMillis(LONG_NS));
+            assertFalse(t.isAlive());
+        }
+        assertEquals(n, got.size());
+    }
+
+    @Test
+    void anInterruptedWaiterThrows() {
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(InterruptedException.class,
+                () -> waiters.take(ring, new WorkCompletion(), LONG_NS));
+        } finally {
+            Thread.interrupted();
+        }
     }
 }

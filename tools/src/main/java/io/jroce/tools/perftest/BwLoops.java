@@ -61,6 +61,7 @@ final class BwLoops {
         boolean receives = p.duplex && p.verb == PerftestTool.Verb.SEND;
         long rcnt = 0;
         long[] rcntQp = new long[n];
+        SteadyStateMarks marks = SteadyStateMarks.take(p.client);
         if (clock != null) {
             clock.start();
         } else if (p.noPeak) {
@@ -76,6 +77,7 @@ final class BwLoops {
                     boolean signaled = scnt[i] % p.cqMod == p.cqMod - 1 || (clock == null && scnt[i] == itersPerQp - 1);
                     wrs.aimSend(i, scnt[i]);
                     wrs.send[i].sendFlags(WorkRequests.flags(p, signaled));
+                    marks.posting(totscnt);
                     if (!p.noPeak) {
                         tposted[(int) totscnt] = System.nanoTime();
                     }
@@ -93,7 +95,7 @@ final class BwLoops {
                 int ne = sendPoller.poll(ctx.sendCq(), CqPoller.BATCH);
                 WorkCompletion[] wcs = sendPoller.wcs();
                 for (int k = 0; k < ne; k++) {
-                    check(wcs[k], "client", "scnt=" + totscnt + ", ccnt=" + totccnt);
+                    check(wcs[k], "client", "scnt", totscnt, "ccnt", totccnt);
                     ccnt[(int) wcs[k].wrId()] += p.cqMod;
                     totccnt += p.cqMod;
                     if (!p.noPeak) {
@@ -158,7 +160,7 @@ final class BwLoops {
         WorkCompletion[] wcs = recvPoller.wcs();
         for (int k = 0; k < ne; k++) {
             int id = (int) wcs[k].wrId();
-            check(wcs[k], "server", "rcnt=" + rcntQp[id]);
+            check(wcs[k], "server", "rcnt", rcntQp[id]);
             rcntQp[id]++;
             if (sampled != null && clock != null && clock.state() == DurationClock.State.SAMPLE) {
                 sampled[0]++;
@@ -176,9 +178,19 @@ final class BwLoops {
         return ne;
     }
 
-    /** NOTIFY_COMP_ERROR_SEND / _RECV. */
-    static void check(WorkCompletion wc, String side, String counters) throws PerftestException {
+    /** NOTIFY_COMP_ERROR_SEND / _RECV, with one of the loop's counters. */
+    static void check(WorkCompletion wc, String side, String counter, long value) throws PerftestException {
+        check(wc, side, counter, value, null, 0);
+    }
+
+    /**
+     * NOTIFY_COMP_ERROR_SEND / _RECV, with two of the loop's counters ({@code second} null for
+     * none): the message is built only for a failed completion, as the loop checks every one.
+     */
+    static void check(WorkCompletion wc, String side, String first, long firstValue, String second, long secondValue)
+        throws PerftestException {
         if (wc.status() != WcStatus.SUCCESS) {
+            String counters = first + "=" + firstValue + (second == null ? "" : ", " + second + "=" + secondValue);
             throw new PerftestException(" Completion with error at " + side + "\n Failed status " + wc.status().ordinal()
                 + ": wr_id " + wc.wrId() + " syndrom 0x" + Integer.toHexString(wc.vendorErr()) + "\n " + counters
                 + " (" + wc.status() + ")");

@@ -25,6 +25,7 @@ final class LatLoops {
     /** Iterations counted in the sample of -D. */
     long sampled;
     DurationClock clock;
+    private SteadyStateMarks marks;
 
     LatLoops(PerftestParams p, PerftestContext ctx, WorkRequests wrs) {
         this.p = p;
@@ -36,6 +37,7 @@ final class LatLoops {
         tposted = new long[(int) Math.max(1, p.iters)];
         sampled = 0;
         clock = p.durationMode ? new DurationClock(p.duration, p.margin) : null;
+        marks = SteadyStateMarks.take(p.client);
     }
 
     private boolean running() {
@@ -52,7 +54,9 @@ final class LatLoops {
         }
     }
 
+    /** Posts operation {@code scnt} (counting from 1). */
     private void post(QueuePair qp, long scnt) throws PerftestException {
+        marks.posting(scnt - 1);
         try {
             qp.postSend(wrs.send[0]);
         } catch (VerbsException e) {
@@ -91,7 +95,7 @@ final class LatLoops {
                 break;
             }
             if (ccnt < iters || clock != null) {
-                BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt + ", ccnt=" + ccnt);
+                BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt", scnt, "ccnt", ccnt);
                 ccnt++;
                 count();
             }
@@ -155,7 +159,7 @@ final class LatLoops {
                         clock.start();
                     }
                 }
-                BwLoops.check(recvPoller.wcs()[0], "server", "rcnt=" + rcnt);
+                BwLoops.check(recvPoller.wcs()[0], "server", "rcnt", rcnt);
                 rcnt++;
                 count();
                 if (clock != null || rcnt + sizePerQp <= iters) {
@@ -178,7 +182,7 @@ final class LatLoops {
                 }
                 post(qp, scnt);
                 if (signaled) {
-                    BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt);
+                    BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt", scnt);
                 }
             }
         }
@@ -202,7 +206,7 @@ final class LatLoops {
             if (ended()) {
                 break;
             }
-            BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt=" + scnt);
+            BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt", scnt);
             count();
         }
     }
