@@ -46,7 +46,7 @@ class CmtimeTwinRxeTest {
             // container gives the bridge a port: until then the bridge has no carrier and the host's IPv6
             // address stays tentative. The guest's IPv4 client runs first, which leaves it the time to bind.
             JroceCommand server4 = JroceCommand.start(servers, "cmtime", "-b", host4);
-            // the guest's clients, then its server on :: (IPv4 too) for at most 150 s, a guard
+            // the guest's clients, then its server on :: (IPv4 too) for at most 100 s, a guard
             String script = "cmtime -s " + host4 + " -c " + CONNECTIONS + " && cmtime -s " + host6 + " -c " + CONNECTIONS
                 + " && echo CMTIME-CLIENTS-DO''NE && { timeout 100 cmtime -b ::; true; }";
             try (RxePeer guest = RxePeer.builder().name("rxe-cmtime-twin").network(network).command(script)
