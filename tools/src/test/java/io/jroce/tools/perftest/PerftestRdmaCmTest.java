@@ -110,6 +110,24 @@ class PerftestRdmaCmTest {
     }
 
     /**
+     * perftest 4.5-0.17 resolves the server with getaddrinfo(AF_INET), -R or not (--ipv6-addr came
+     * later): an IPv6 server address fails with gai_strerror's line first, as the rxe lab's
+     * ib_write_bw -R prints it, then the caller's lines, and exit status 1.
+     */
+    @Test
+    void anIpv6ServerAddressIsRefusedAsPerftest45Refuses() throws Exception {
+        Side cm = run(List.of("write_bw", "-R", "--bind", CLIENT, "-p", "18999", "::1"));
+        assertEquals(1, cm.status, cm.transcript("write_bw -R ::1"));
+        assertEquals("Address family for hostname not supported for ::1:18999\nProblem in resolving basic address"
+            + " and port\n Unable to perform rdma_client function\n Unable to init the socket connection\n", cm.err,
+            cm.transcript("write_bw -R ::1"));
+        Side tcp = run(List.of("write_bw", "--bind", CLIENT, "-p", "18999", "::1"));
+        assertEquals(1, tcp.status, tcp.transcript("write_bw ::1"));
+        assertTrue(tcp.err.startsWith("Address family for hostname not supported for ::1:18999\nProblem in resolving"
+            + " basic address and port\n"), tcp.transcript("write_bw ::1"));
+    }
+
+    /**
      * The server listens on the wildcard as perftest does (0.0.0.0): a client that connects to its
      * device's second address (--bind twice) gets the control QP and the test QPs, RC and UD. The
      * server still announces its GID of -x 0 (127.0.0.1), which the client prints as the remote one.
