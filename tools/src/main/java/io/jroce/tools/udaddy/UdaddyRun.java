@@ -23,6 +23,7 @@ import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 import java.io.IOException;
@@ -282,6 +283,13 @@ final class UdaddyRun {
     }
 
     private int addrHandler(UdaddyNode node) {
+        if (options.tos() != null) {
+            try {
+                node.id.setOption(RdmaCmOption.TOS, options.tos());
+            } catch (VerbsException e) {
+                err.println(io.jroce.tools.cmcommon.Strerror.perror("udaddy: set TOS option failed", e));
+            }
+        }
         try {
             node.id.resolveRoute(RESOLVE_MS);
             return 0;

@@ -25,6 +25,17 @@ public interface RdmaCmId extends AutoCloseable {
      */
     void bindAddr(InetSocketAddress address);
 
+    /**
+     * {@code rdma_set_option(id, RDMA_OPTION_ID, option, &value, 1)}: applied as the kernel applies
+     * it (see {@link RdmaCmOption}); in any state before {@link #close}, as the kernel takes it.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException a null option, a value out of the option's range
+     *                                                  (TOS 0..255, ACK timeout 0..31), or the ACK
+     *                                                  timeout on an ID of the UDP port space (EINVAL)
+     * @throws io.jroce.verbs.ResourceClosedException   the ID is closed
+     */
+    void setOption(RdmaCmOption option, int value);
+
     /** {@code rdma_listen}: takes connect requests to the bound address's port; reported as CONNECT_REQUEST. */
     void listen(int backlog);
 

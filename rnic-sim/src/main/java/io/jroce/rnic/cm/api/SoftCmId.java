@@ -13,6 +13,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.jroce.rnic.cm.AcceptParams;
 import io.jroce.rnic.cm.CmConnection;
 import io.jroce.rnic.cm.CmState;
+import io.jroce.rnic.cm.CmTimeouts;
 import io.jroce.rnic.cm.ConnectParams;
 import io.jroce.rnic.cm.ConnectReply;
 import io.jroce.rnic.cm.ConnectRequest;
@@ -42,6 +43,7 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 
@@ -73,6 +75,10 @@ final class SoftCmId implements RdmaCmId {
      * (sysctl net.rdma_ucm.max_backlog, 1024 by default), which {@code ucma_listen} applies the same way.
      */
     static final int MAX_BACKLOG = 1024;
+    /** An option not set with rdma_set_option. */
+    private static final int UNSET = -1;
+    /** The traffic class of a RoCE route without rdma_set_option TOS (cma.c {@code default_roce_tos}, 0). */
+    private static final int DEFAULT_ROCE_TOS = 0;
 
     private enum State { IDLE, BOUND, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECTING, REQUEST, ACCEPTING,
         ESTABLISHED, DISCONNECTED, REJECTED, CLOSED }
@@ -90,6 +96,13 @@ final class SoftCmId implements RdmaCmId {
     private Gid peerGid;
     private int sgidIndex;
     private Mtu pathMtu;
+    /** rdma_set_option TOS, or {@link #UNSET}; the next route's traffic class. */
+    private int typeOfService = UNSET;
+    /** rdma_set_option ACK_TIMEOUT, or {@link #UNSET}. */
+    private int ackTimeout = UNSET;
+    /** The resolved route's traffic class and packet life time ({@code cma_resolve_iboe_route}). */
+    private int routeTrafficClass;
+    private int routePacketLifeTime = CmTimeouts.PACKET_LIFE_TIME;
     /** The PSN this side's QP expects first, carried in its REQ or REP. */
     private int psn;
     private ConnParam param;
@@ -232,10 +245,40 @@ final class SoftCmId implements RdmaCmId {
     }
 
     @Override
+    public synchronized void setOption(RdmaCmOption option, int value) {
+        Arguments.notNull(option, "option");
+        expect(State.values());
+        switch (option) {
+            case TOS -> {
+                if (value < 0 || value > 255) {
+                    throw new InvalidAttributeException("the type of service is a byte, 0..255, got " + value);
+                }
+                typeOfService = value; // rdma_set_service_type: any state; the next route takes it
+            }
+            case ACK_TIMEOUT -> {
+                if (portSpace == PortSpace.UDP) {
+                    // rdma_set_ack_timeout: RC (and XRC initiator) IDs only, else EINVAL
+                    throw new InvalidAttributeException("the ACK timeout applies to RC IDs, not to an ID of the UDP"
+                        + " port space");
+                }
+                if (value < 0 || value > 31) {
+                    throw new InvalidAttributeException("the ACK timeout is a 5-bit exponent, 0..31, got " + value);
+                }
+                ackTimeout = value;
+            }
+            default -> throw new IllegalStateException("unhandled option " + option);
+        }
+    }
+
+    @Override
     public synchronized void resolveRoute(int timeoutMs) {
         expect(State.ADDR_RESOLVED);
         Mtu active = dev.device.portActiveMtu();
         pathMtu = active.bytes() < ROUTE_MTU.bytes() ? active : ROUTE_MTU;
+        // cma_resolve_iboe_route: the traffic class is the ID's type of service; an ACK timeout set (and not
+        // 0) makes the packet life time timeout - 1 (IBTA 12.7.34: ACK timeout about twice the packet life).
+        routeTrafficClass = typeOfService != UNSET ? typeOfService : DEFAULT_ROCE_TOS;
+        routePacketLifeTime = ackTimeout > 0 ? ackTimeout - 1 : CmTimeouts.PACKET_LIFE_TIME;
         state = State.ROUTE_RESOLVED;
         post(RdmaCmEventType.ROUTE_RESOLVED, 0, null, null);
     }
@@ -291,7 +334,7 @@ final class SoftCmId implements RdmaCmId {
         psn = ThreadLocalRandom.current().nextInt(0x1000000);
         ConnectParams cp = new ConnectParams(portSpace.serviceId(peer.getPort()), localGid.toBytes(), peerGid.toBytes(),
             qp.qpNum(), psn, p.responderResources(), p.initiatorDepth(), clamp(p.retryCount()),
-            clamp(p.rnrRetryCount()), pathMtu.enumValue(), privateData);
+            clamp(p.rnrRetryCount()), pathMtu.enumValue(), privateData, routeTrafficClass, routePacketLifeTime);
         // Before the REQ leaves: its answer may come back before onIo returns.
         state = State.CONNECTING;
         try {
@@ -347,9 +390,12 @@ final class SoftCmId implements RdmaCmId {
                 // within it, the QP runs at the smaller of it and the port's active MTU, as rxe's does.
                 Mtu asked = pathMtuOf(request.pathMtu());
                 Mtu mtu = asked.bytes() < dev.device.portActiveMtu().bytes() ? asked : dev.device.portActiveMtu();
-                toRtr(request.remoteQpn(), mtu, p.responderResources());
+                toRtr(request.remoteQpn(), mtu, p.responderResources(), request.trafficClass());
+                // cm_format_path_from_req: the path's packet life time is the REQ's local ACK timeout - 1
+                // (not below 0), the QP's ACK timeout that + 1 (cm_init_av_by_path), unless the ID set one
+                int fromReq = Math.max(request.localAckTimeout() - 1, 0) + 1;
                 toRts(request.startingPsn(), clamp(request.retryCount()), clamp(request.rnrRetryCount()),
-                    p.initiatorDepth());
+                    p.initiatorDepth(), ackTimeout != UNSET ? ackTimeout : fromReq);
             } catch (VerbsException e) {
                 // The CMA's own failure: REJ consumer defined.
                 dev.cm().reject(conn, new byte[0]);
@@ -630,15 +676,19 @@ final class SoftCmId implements RdmaCmId {
             return;
         }
         state = State.ESTABLISHED;
-        AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
+        // cma_sidr_rep_handler: the address handle from the route, its traffic class included
+        AddressVector av = new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort)
+            .trafficClass(routeTrafficClass);
         post(RdmaCmEventType.ESTABLISHED, 0, null, r.privateData(), null, new RdmaUdParam(av, r.qpn(), r.qKey()));
     }
 
     /** Active: the REP arrived; as librdmacm on CONNECT_RESPONSE: RTR, RTS, then the RTU. */
     void onReply(ConnectReply r) {
         try {
-            toRtr(r.remoteQpn(), pathMtu, r.responderResources());
-            toRts(r.startingPsn(), clamp(param.retryCount()), clamp(r.rnrRetryCount()), r.initiatorDepth());
+            toRtr(r.remoteQpn(), pathMtu, r.responderResources(), routeTrafficClass);
+            // cm_init_av_by_path: the path's packet life time + 1; rdma_init_qp_attr: the ID's, if set
+            toRts(r.startingPsn(), clamp(param.retryCount()), clamp(r.rnrRetryCount()), r.initiatorDepth(),
+                ackTimeout != UNSET ? ackTimeout : routePacketLifeTime + 1);
         } catch (VerbsException e) {
             dev.cm().reject(conn, new byte[0]);
             dev.untrack(conn);
@@ -678,13 +728,13 @@ final class SoftCmId implements RdmaCmId {
 
     // Helpers.
 
-    private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
+    private void toRtr(int remoteQpn, Mtu mtu, int responderResources, int trafficClass) {
         CmQpTransitions.toRtr(qp, remoteQpn, mtu, responderResources, psn,
-            new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort));
+            new AddressVector().destGid(peerGid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort).trafficClass(trafficClass));
     }
 
-    private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
-        CmQpTransitions.toRts(qp, sqPsn, retryCount, rnrRetry, initiatorDepth);
+    private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth, int timeout) {
+        CmQpTransitions.toRts(qp, sqPsn, retryCount, rnrRetry, initiatorDepth, timeout);
     }
 
     private void useDevice(CmDevice d, Gid gid, int port) {
