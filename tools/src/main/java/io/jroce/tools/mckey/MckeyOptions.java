@@ -25,9 +25,10 @@ import java.util.List;
  * @param size        -S: bytes per message
  * @param device      --bind, --udp-port, --peer-udp-port, --pcap
  * @param bindGiven   whether --bind chose the device's addresses (else mckey's addresses do)
+ * @param sendOnly    -o: join as a send-only full member (RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER)
  */
 record MckeyOptions(String group, boolean sender, String bind, int connections, int count, int size,
-                    DeviceOptions device, boolean bindGiven) {
+                    DeviceOptions device, boolean bindGiven, boolean sendOnly) {
     static final int DEFAULT_CONNECTIONS = 1;
     static final int DEFAULT_COUNT = 10;
     static final int DEFAULT_SIZE = 100;
@@ -61,6 +62,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
     private static final class Parser {
         private String group;
         private boolean sender;
+        private boolean sendOnly;
         private String bind;
         private int connections = DEFAULT_CONNECTIONS;
         private int count = DEFAULT_COUNT;
@@ -98,10 +100,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
                             + " UDP (0x111) only; IPoIB (0x2) is InfiniBand's");
                     }
                 }),
-                flag('o', null, () -> {
-                    throw new JroceOptionException("-o (RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER) is not supported:"
-                            + " jroce's RDMA CM joins a group as a full member only");
-                }),
+                flag('o', null, () -> sendOnly = true),
                 flag('l', null, () -> {
                     throw new JroceOptionException("-l (IBV_QP_CREATE_BLOCK_SELF_MCAST_LB) is not supported:"
                             + " jroce's QPs cannot block their own multicast loopback");
@@ -131,7 +130,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new MckeyOptions(group, sender, bind, connections, count, size, device.build(),
-                bindGiven), 0);
+                bindGiven, sendOnly), 0);
         }
     }
 

@@ -18,6 +18,7 @@ import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.cm.McJoinFlag;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmId;
@@ -243,7 +244,9 @@ final class MckeyRun {
         }
         if (ret == 0) {
             try {
-                node.id.joinMulticast(group);
+                // rdma_join_multicast_ex: -o joins as a send-only full member
+                node.id.joinMulticast(group, options.sendOnly() ? McJoinFlag.SENDONLY_FULLMEMBER
+                    : McJoinFlag.FULLMEMBER);
             } catch (VerbsException e) {
                 err.println(Strerror.perror("mckey: failure joining", e));
                 ret = -1;

@@ -92,7 +92,21 @@ public interface RdmaCmId extends AutoCloseable {
      * @throws io.jroce.verbs.InvalidStateException     the ID has no bound or resolved address, or
      *                                                  already joined {@code group}
      */
-    void joinMulticast(InetSocketAddress group);
+    default void joinMulticast(InetSocketAddress group) {
+        joinMulticast(group, McJoinFlag.FULLMEMBER);
+    }
+
+    /**
+     * {@code rdma_join_multicast_ex} with {@code join_flags} {@code flag}: as {@link
+     * #joinMulticast(InetSocketAddress)} for {@link McJoinFlag#FULLMEMBER}; for {@link
+     * McJoinFlag#SENDONLY_FULLMEMBER} the same MULTICAST_JOIN (the address vector to send to the
+     * group), but the ID's QP is not attached and the device does not join the IP group (no IGMP/MLD,
+     * as the kernel on RoCE): the ID sends to the group and receives nothing from it.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException a null flag, or as {@link #joinMulticast(InetSocketAddress)}
+     * @throws io.jroce.verbs.InvalidStateException     as {@link #joinMulticast(InetSocketAddress)}
+     */
+    void joinMulticast(InetSocketAddress group, McJoinFlag flag);
 
     /**
      * {@code rdma_leave_multicast}: detaches the ID's QP from the group (ibv_detach_mcast) and leaves

@@ -39,6 +39,7 @@ import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.McJoinFlag;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
@@ -480,8 +481,9 @@ final class SoftCmId implements RdmaCmId {
     }
 
     @Override
-    public synchronized void joinMulticast(InetSocketAddress group) {
+    public synchronized void joinMulticast(InetSocketAddress group, McJoinFlag flag) {
         Arguments.notNull(group, "group");
+        Arguments.notNull(flag, "join flag");
         InetAddress address = group.getAddress();
         if (address == null || !address.isMulticastAddress()) {
             throw new InvalidAttributeException("not a multicast address: " + group);
@@ -505,7 +507,10 @@ final class SoftCmId implements RdmaCmId {
         }
         // cma_iboe_set_mgid for RoCEv2 (IB_GID_TYPE_ROCE_UDP_ENCAP): ::ffff:<group> for IPv4, the address for IPv6.
         Gid mgid = Gid.of(address);
-        int status = multicast.join(address, mgid, qp, dev.device.name());
+        // ucma_process_join attaches no QP for a send-only member, and cma_iboe_join_multicast sends no IGMP
+        // report for it: the device's sockets take no membership.
+        int status = multicast.join(address, mgid, flag == McJoinFlag.SENDONLY_FULLMEMBER ? null : qp,
+            dev.device.name());
         AddressVector av = new AddressVector().destGid(mgid).sgidIndex(sgidIndex).udpPort(dev.peerUdpPort);
         post(status == 0 ? RdmaCmEventType.MULTICAST_JOIN : RdmaCmEventType.MULTICAST_ERROR, status, null, null, null,
             new RdmaUdParam(av, MULTICAST_QPN, RDMA_UDP_QKEY));
