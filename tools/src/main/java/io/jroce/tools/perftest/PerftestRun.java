@@ -85,7 +85,8 @@ final class PerftestRun {
                 : PerftestComm.accept(p.options.tcpPort());
         }
         OobChannel channel = p.client
-            ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT)
+            ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT,
+                p.options.tos())
             : CmControlChannel.accept(wildcard(), p.numQps, CmQpConnections.RETRY_COUNT);
         return new PerftestComm(channel, p.client);
     }
