@@ -126,7 +126,7 @@ final class CmEstablishment {
         path.getRemotePortGid(requestedGid, 0);
         ConnectRequest r = new ConnectRequest(req.serviceId(), req.localQpn(), req.startingPsn(), req.initiatorDepth(),
             req.responderResources(), req.retryCount(), req.rnrRetryCount(), req.pathMtu(), req.localCaGuid(),
-            privateData, requestedGid);
+            privateData, requestedGid, path.trafficClass(), path.localAckTimeout());
         listener.onConnectRequest(c, r);
     }
 

@@ -70,8 +70,8 @@ final class CmMessageWriter {
             .maxCmRetries(CmTimeouts.MAX_CM_RETRIES).srq(false);
         req.primaryPath(path);
         path.localPortLid(PERMISSIVE_LID).remotePortLid(PERMISSIVE_LID).localPortGid(p.localGid(), 0)
-            .remotePortGid(p.peerGid(), 0).flowLabel(flowLabel(p)).hopLimit(HOP_LIMIT).subnetLocal(false)
-            .localAckTimeout(CmTimeouts.LOCAL_ACK_TIMEOUT);
+            .remotePortGid(p.peerGid(), 0).flowLabel(flowLabel(p)).trafficClass(p.trafficClass()).hopLimit(HOP_LIMIT)
+            .subnetLocal(false).localAckTimeout(CmTimeouts.ackTimeout(TARGET_ACK_DELAY, p.packetLifeTime()));
         req.putPrivateData(p.privateData(), 0, p.privateData().length);
     }
 

@@ -20,6 +20,21 @@ public final class CmTimeouts {
     private CmTimeouts() {
     }
 
+    /**
+     * {@code cm_ack_timeout}: the local ACK timeout of a path of packet life time
+     * {@code packetLifeTime} from a CA of ACK delay {@code caAckDelay} (about twice the packet life
+     * time plus the ACK delay, IBTA 12.7.34), at most 31. 19 for the RoCE path and rxe's delay 15.
+     */
+    public static int ackTimeout(int caAckDelay, int packetLifeTime) {
+        int ackTimeout = packetLifeTime + 1;
+        if (ackTimeout >= caAckDelay) {
+            ackTimeout += caAckDelay >= ackTimeout - 1 ? 1 : 0;
+        } else {
+            ackTimeout = caAckDelay + (ackTimeout >= caAckDelay - 1 ? 1 : 0);
+        }
+        return Math.min(31, ackTimeout);
+    }
+
     /** {@code cm_convert_to_ms}: 2 to the power of max(t - 8, 0) milliseconds. */
     public static long convertToMs(int ibaTime) {
         return 1L << Math.max(ibaTime - 8, 0);

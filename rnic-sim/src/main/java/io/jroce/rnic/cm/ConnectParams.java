@@ -18,10 +18,21 @@ package io.jroce.rnic.cm;
  * @param pathMtu            IBA MTU code 1..5 (3 is 1024)
  * @param privateData        the REQ's private data: the 36-byte RDMA CM header then the
  *                           application's, at most {@link #MAX_PRIVATE_DATA} bytes
+ * @param trafficClass       the path's traffic class (the ID's type of service; 0 by default)
+ * @param packetLifeTime     the path's packet life time ({@link CmTimeouts#PACKET_LIFE_TIME}, or the ID's
+ *                           ACK timeout - 1): the REQ's local ACK timeout and retry interval follow from it
  */
 public record ConnectParams(long serviceId, byte[] localGid, byte[] peerGid, int localQpn, int startingPsn,
                             int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu,
-                            byte[] privateData) {
+                            byte[] privateData, int trafficClass, int packetLifeTime) {
     /** The REQ's private data field (IBTA 12.6.5): 92 bytes, of which the RDMA CM header takes 36. */
     public static final int MAX_PRIVATE_DATA = io.jroce.stack.mad.CmReqFlyweight.PRIVATE_DATA_LENGTH;
+
+    /** A REQ on the default RoCE path: traffic class 0, packet life time {@link CmTimeouts#PACKET_LIFE_TIME}. */
+    public ConnectParams(long serviceId, byte[] localGid, byte[] peerGid, int localQpn, int startingPsn,
+                         int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu,
+                         byte[] privateData) {
+        this(serviceId, localGid, peerGid, localQpn, startingPsn, responderResources, initiatorDepth, retryCount,
+            rnrRetryCount, pathMtu, privateData, 0, CmTimeouts.PACKET_LIFE_TIME);
+    }
 }

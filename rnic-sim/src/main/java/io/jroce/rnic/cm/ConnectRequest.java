@@ -18,8 +18,12 @@ package io.jroce.rnic.cm;
  * @param privateData        the REQ's whole private data field (92 bytes, the RDMA CM header first)
  * @param requestedGid       the REQ's primary remote port GID: the GID of this side the active side asked
  *                           for (16 bytes), which the CMA checks against the GID the REQ arrived on
+ * @param trafficClass       the REQ's primary path traffic class: this side's QP's GRH takes it
+ *                           ({@code cm_format_path_from_req})
+ * @param localAckTimeout    the REQ's primary local ACK timeout: this side's QP's ACK timeout unless its
+ *                           ID sets one (the path's packet life time is it - 1, the QP's timeout that + 1)
  */
 public record ConnectRequest(long serviceId, int remoteQpn, int startingPsn, int responderResources,
                              int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu, long remoteCaGuid,
-                             byte[] privateData, byte[] requestedGid) {
+                             byte[] privateData, byte[] requestedGid, int trafficClass, int localAckTimeout) {
 }

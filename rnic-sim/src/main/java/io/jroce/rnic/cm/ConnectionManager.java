@@ -142,7 +142,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         c.localQpn = p.localQpn() & 0xFFFFFF;
         c.tid = CmTransactionId.form(hiTid, c.localCommId);
         c.intervalNs = NS_PER_MS
-            * CmTimeouts.reqIntervalMs(CmTimeouts.PACKET_LIFE_TIME, CmTimeouts.CM_RESPONSE_TIMEOUT);
+            * CmTimeouts.reqIntervalMs(p.packetLifeTime(), CmTimeouts.CM_RESPONSE_TIMEOUT);
         c.maxRetries = CmTimeouts.MAX_CM_RETRIES;
         writer.req(c, p, caGuid);
         writer.copyTo(c.pending);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.DatagramSocket;
@@ -51,6 +52,7 @@ import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.cm.McJoinFlag;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
@@ -248,6 +250,72 @@ class RdmaCmMulticastUdpTest {
         while (cq.poll(none)) {
             assertFalse(none.opcode() == WcOpcode.RECV, "b left the group: " + none);
         }
+    }
+
+    /**
+     * rdma_join_multicast_ex with RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER (mckey -o): the same
+     * MULTICAST_JOIN, but no QP attached and, as the kernel's cma_iboe_join_multicast on RoCE, no IGMP
+     * membership on the host (/proc/net/igmp has none for the group) while the send-only member is the
+     * device's only one; its sends reach the full member and never come back to it. A full join
+     * afterwards does show in /proc/net/igmp (the check can fail).
+     */
+    @Test
+    void aSendOnlyMemberSendsToTheGroupButTakesNoMembershipAndReceivesNothing() throws Exception {
+        String sendOnlyGroup = "239.255.77.2";
+        InetSocketAddress group = new InetSocketAddress(sendOnlyGroup, 0);
+        RdmaCmId s = ch.createId(PortSpace.UDP);
+        ids.add(s);
+        s.resolveAddr(new InetSocketAddress(address, 0), group, 2000);
+        expect(RdmaCmEventType.ADDR_RESOLVED);
+        s.createQp(pd, new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(8).maxRecvWr(8));
+        assertThrows(InvalidAttributeException.class, () -> s.joinMulticast(group, null));
+        s.joinMulticast(group, McJoinFlag.SENDONLY_FULLMEMBER);
+        RdmaCmEvent joined = expect(RdmaCmEventType.MULTICAST_JOIN);
+        assertSame(s, joined.id());
+        assertEquals(0, joined.status());
+        RdmaUdParam ud = joined.udParam();
+        assertEquals(Gid.parse("::ffff:" + sendOnlyGroup), ud.ahAttr().destGid());
+        assertEquals(0xFFFFFF, ud.qpNum());
+        assertEquals(RDMA_UDP_QKEY, ud.qkey());
+        assertFalse(igmpMember(sendOnlyGroup), "a send-only member takes no IGMP membership");
+        assertThrows(InvalidAttributeException.class, () -> s.qp().detachMcast(ud.ahAttr().destGid(), 0),
+            "the send-only member's QP is not attached");
+
+        // A full member on the same device: the device joins the group, and the send-only member's
+        // datagrams loop back to the full member only.
+        RdmaCmId r = ch.createId(PortSpace.UDP);
+        ids.add(r);
+        r.resolveAddr(new InetSocketAddress(address, 0), group, 2000);
+        expect(RdmaCmEventType.ADDR_RESOLVED);
+        r.createQp(pd, new QpInitAttributes().type(QpType.UD).cq(cq).maxSendWr(8).maxRecvWr(8));
+        r.joinMulticast(group);
+        expect(RdmaCmEventType.MULTICAST_JOIN);
+        assertTrue(igmpMember(sendOnlyGroup), "a full member's device joins the group (IGMP)");
+        s.qp().postRecv(new ReceiveWorkRequest().wrId(0).sgList(ScatterGatherEntry.of(mr, 0, 1024)));
+        r.qp().postRecv(new ReceiveWorkRequest().wrId(1).sgList(ScatterGatherEntry.of(mr, 1024, 1024)));
+        r.qp().postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mr, 2048, 1024)));
+        byte[] hello = "send-only".getBytes(StandardCharsets.US_ASCII);
+        send(s, ud, hello);
+        Map<Integer, WorkCompletion> got = completions(1);
+        assertEquals(List.of(r.qp().qpNum()), List.copyOf(got.keySet()));
+        assertEquals(s.qp().qpNum(), got.get(r.qp().qpNum()).srcQp());
+        s.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .ud(ahs.get(0), ud.qpNum(), ud.qkey()).sgList(ScatterGatherEntry.of(mr, 8192, hello.length)));
+        assertEquals(List.of(r.qp().qpNum()), List.copyOf(completions(1).keySet()), "the second datagram too");
+        WorkCompletion none = new WorkCompletion();
+        while (cq.poll(none)) {
+            assertFalse(none.opcode() == WcOpcode.RECV, "the send-only member received: " + none);
+        }
+        r.leaveMulticast(group);
+        s.leaveMulticast(group);
+        assertFalse(igmpMember(sendOnlyGroup), "the full member left: no membership");
+    }
+
+    /** Whether a host interface is a member of {@code group} (IPv4): /proc/net/igmp lists it. */
+    private static boolean igmpMember(String group) throws Exception {
+        int be = ByteBuffer.wrap(InetAddress.getByName(group).getAddress()).getInt();
+        String hex = String.format("%08X", Integer.reverseBytes(be)); // the __be32 printed as a host int
+        return Files.readAllLines(Path.of("/proc/net/igmp")).stream().anyMatch(l -> l.trim().startsWith(hex));
     }
 
     @Test

@@ -47,6 +47,23 @@ final class JroceCommand {
         return r;
     }
 
+    /**
+     * Starts a server command line again while it cannot open its device: the host's IPv6 address
+     * on a new bridge is tentative (duplicate address detection) for a second or two and cannot be
+     * bound. Each run is given a second to fail. A guard, not a pace.
+     */
+    static JroceCommand startWhileAddressTentative(ExecutorService pool, String... args) throws Exception {
+        for (int attempt = 0; attempt < 60; attempt++) {
+            JroceCommand c = start(pool, args);
+            Thread.sleep(1000);
+            if (!c.outputSoFar().contains("cannot open device")) {
+                return c;
+            }
+            c.await(Duration.ofSeconds(30));
+        }
+        throw new AssertionError("jroce " + String.join(" ", args) + ": the host never bound its address");
+    }
+
     /** What the command printed so far (stdout and stderr together): to wait for a line of a run that goes on. */
     String outputSoFar() {
         return out.toString(StandardCharsets.UTF_8);

@@ -13,12 +13,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code jroce mckey} on this host against librdmacm's mckey (rdma-core v44) on real rxe in a guest,
+ * {@code jroce mckey} on this host against librdmacm's mckey (rdma-core v44) on real rxe in one guest,
  * both ways: rxe's {@code mckey -s} sends its 10 datagrams to a group that jroce's mckey (receiver)
- * joined before the guest booted, and jroce's {@code mckey -s} sends to a group rxe's mckey
- * (receiver) joined. Every run exits 0 and prints mckey's lines. One guest per direction: each side
- * must have joined before the other sends, and two jroce devices on the host's one address in one
- * JVM would be one device to jroce's RDMA CM.
+ * joined before the guest booted; then jroce's {@code mckey -s} sends to a group rxe's mckey
+ * (receiver) joined, and jroce's {@code mckey -s -o} (a send-only member: no QP attached, no IGMP
+ * membership) to a third group another rxe receiver joined. Every run exits 0 and prints mckey's
+ * lines. One guest serves all three in turn: each side joins before the other sends (the guest's
+ * receivers print their joined line, which the host waits for; jroce's receiver joins before the
+ * guest starts), and jroce's commands run one after another, so its devices on the host's one
+ * address never coexist in this JVM (jroce's RDMA CM would take two for one).
  */
 @RequiresRxePeer
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
@@ -39,57 +42,59 @@ class MckeyTwinRxeTest {
     }
 
     @Test
-    void jroceMckeyReceivesWhatRxeMckeySends() throws Exception {
-        String group = "239.255.82.1";
+    void jroceAndRxeMckeySendToEachOthersGroups() throws Exception {
+        String fromRxe = "239.255.82.1";
+        String fromJroce = "239.255.82.2";
+        String fromJroceSendOnly = "239.255.82.3";
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (RxeNetwork network = RxeNetwork.builder().create()) {
             String host = network.hostIpv4();
-            JroceCommand receiver = JroceCommand.start(pool, "mckey", "-m", group, "-b", host);
+            JroceCommand receiver = JroceCommand.start(pool, "mckey", "-m", fromRxe, "-b", host);
             long deadline = System.nanoTime() + BOOT.toNanos();
             while (!receiver.outputSoFar().contains("mckey: joined dgid")) {
                 assertTrue(System.nanoTime() - deadline < 0, "jroce did not join\n" + receiver.outputSoFar());
                 Thread.sleep(10);
             }
-            try (RxePeer guest = RxePeer.builder().name("rxe-mckey-twin-sender").network(network)
-                     .command("mckey -s -m " + group + " -b " + GUEST_IP).start()) {
-                RxePeer.Result g = guest.awaitExit(BOOT.plus(RUN));
+            String script = "mckey -s -m " + fromRxe + " -b " + GUEST_IP + " && mckey -m " + fromJroce + " -b " + GUEST_IP
+                + " && mckey -m " + fromJroceSendOnly + " -b " + GUEST_IP;
+            try (RxePeer guest = RxePeer.builder().name("rxe-mckey-twin").network(network).command(script).start()) {
+                // rxe sends, jroce receives
                 JroceCommand.Result r;
                 try {
-                    r = receiver.await(RUN);
+                    r = receiver.await(BOOT.plus(RUN));
                 } catch (java.util.concurrent.TimeoutException e) {
                     receiver.cancel();
                     throw new AssertionError("jroce's mckey did not get the datagrams\n" + receiver.outputSoFar()
-                        + "\n--- rxe:\n" + g.console(), e);
+                        + "\n--- rxe:\n" + String.join("\n", guest.consoleLines()), e);
                 }
-                String context = r.transcript() + "\n--- rxe:\n" + g.console();
-                assertEquals(0, g.exitStatus(), context);
-                assertInOrder(g.output(), senderLinesOfRxe(group), context);
+                String context = r.transcript() + "\n--- rxe so far:\n" + String.join("\n", guest.consoleLines());
                 assertEquals(0, r.status(), context);
-                assertEquals(receiverLines(group), r.lines(), context);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
+                assertEquals(receiverLines(fromRxe), r.lines(), context);
 
-    @Test
-    void rxeMckeyReceivesWhatJroceMckeySends() throws Exception {
-        String group = "239.255.82.2";
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (RxeNetwork network = RxeNetwork.builder().create();
-             RxePeer guest = RxePeer.builder().name("rxe-mckey-twin-receiver").network(network)
-                 .command("mckey -m " + group + " -b " + GUEST_IP).start()) {
-            String host = network.hostIpv4();
-            guest.awaitOutput("mckey: joined dgid", BOOT);
-            JroceCommand.Result r = JroceCommand.start(pool, "mckey", "-s", "-m", group, "-b", host).await(RUN);
-            RxePeer.Result g = guest.awaitExit(RUN);
-            String context = r.transcript() + "\n--- rxe:\n" + g.console();
-            assertEquals(0, r.status(), context);
-            assertEquals(senderLines(group), r.lines(), context);
-            assertEquals(0, g.exitStatus(), context);
-            assertInOrder(g.output(), List.of("mckey: starting server", "mckey: joining",
-                "mckey: joined dgid: ::ffff:" + group, "receiving data transfers", "data transfers complete",
-                "test complete", "return status 0"), context);
+                // jroce sends (a full member, then a send-only one), rxe receives
+                for (String group : List.of(fromJroce, fromJroceSendOnly)) {
+                    guest.awaitOutput("mckey: joined dgid: ::ffff:" + group, RUN);
+                    List<String> args = new java.util.ArrayList<>(List.of("mckey", "-s", "-m", group, "-b", host));
+                    if (group.equals(fromJroceSendOnly)) {
+                        args.add("-o");
+                    }
+                    JroceCommand.Result sent = JroceCommand.start(pool, args.toArray(String[]::new)).await(RUN);
+                    context = sent.transcript() + "\n--- rxe so far:\n" + String.join("\n", guest.consoleLines());
+                    assertEquals(0, sent.status(), context);
+                    assertEquals(senderLines(group), sent.lines(), context);
+                }
+
+                RxePeer.Result g = guest.awaitExit(RUN);
+                context = "--- rxe:\n" + g.console();
+                assertEquals(0, g.exitStatus(), context);
+                List<String> expected = new java.util.ArrayList<>(senderLinesOfRxe(fromRxe));
+                for (String group : List.of(fromJroce, fromJroceSendOnly)) {
+                    expected.addAll(List.of("mckey: starting server", "mckey: joining",
+                        "mckey: joined dgid: ::ffff:" + group, "receiving data transfers", "data transfers complete",
+                        "test complete", "return status 0"));
+                }
+                assertInOrder(g.output(), expected, context);
+            }
         } finally {
             pool.shutdownNow();
         }

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
  * (as {@link PerftestRxeTest} does); each step checks what {@link PerftestRxeTest#check} checks of a
  * TCP run (both exit 0, each side's local address is the other's remote one, the GIDs, the rows'
  * {@code #bytes} and {@code #iterations}, the server's BW row the client's) and that both sides say
- * {@code rdma_cm QPs : ON} and {@code Data ex. method : rdma_cm}. The first step (write_bw of 8 bytes) with
+ * {@code rdma_cm QPs : ON} and {@code Data ex. method : rdma_cm}, and, for the step with {@code -T}, the
+ * TOS both print after it. The first step (write_bw of 8 bytes) with
  * the guest as server is captured on the guest's tap ({@code /tmp/perftest-cm-write_bw-s8.pcap}) and checked by
  * {@link RoceCapture}; the copy kept in {@code src/test/resources/perftest/rxe-cm-write_bw.pcap} is what
  * {@link PerftestCmCaptureTest} reads real perftest's control messages from.
@@ -51,7 +52,8 @@ class PerftestCmRxeTest {
         new Step("write_lat", "write_lat", "-n 200"),
         new Step("read_bw-q2", "read_bw", "-s 3000 -n 100 -q 2"),
         new Step("send_bw-ud", "send_bw", "-c UD -n 100"),
-        new Step("send_lat-ud", "send_lat", "-c UD -n 200"));
+        new Step("send_lat-ud", "send_lat", "-c UD -n 200"),
+        new Step("write_bw-tos", "write_bw", "-n 100 -T 184"));
 
     /** The guest as server of every step; a jroce client connects to it (the default port 18515). */
     @TestFactory
@@ -110,7 +112,11 @@ class PerftestCmRxeTest {
             () -> assertEquals("ON", client.parameters().get("rdma_cm QPs"), "client's rdma_cm QPs"),
             () -> assertEquals("ON", server.parameters().get("rdma_cm QPs"), "server's rdma_cm QPs"),
             () -> assertEquals("rdma_cm", client.parameters().get("Data ex. method"), "client's Data ex. method"),
-            () -> assertEquals("rdma_cm", server.parameters().get("Data ex. method"), "server's Data ex. method"));
+            () -> assertEquals("rdma_cm", server.parameters().get("Data ex. method"), "server's Data ex. method"),
+            () -> assertEquals(step.has("-T") ? step.option("-T", null) : null, client.parameters().get("TOS"),
+                "client's TOS"),
+            () -> assertEquals(step.has("-T") ? step.option("-T", null) : null, server.parameters().get("TOS"),
+                "server's TOS"));
     }
 
     /** jroce's side: the device on the host's bridge address, its GID 0 (the guest's IPv4 GID is 1). */

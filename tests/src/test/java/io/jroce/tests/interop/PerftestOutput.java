@@ -113,9 +113,12 @@ final class PerftestOutput {
         report = PerftestReportParser.parse(lines);
     }
 
-    /** " Dual-port       : OFF\t\tDevice         : rxe0": one or two pairs, two tabs apart. */
+    /**
+     * " Dual-port       : OFF\t\tDevice         : rxe0": one or two pairs, two tabs apart; with -R -T,
+     * " Data ex. method : rdma_cm \tTOS    : 184": the TOS after a blank and one tab.
+     */
     private void parameterLine(String line) {
-        for (String part : line.split("\t\t")) {
+        for (String part : line.split("\t\t| \t")) {
             int colon = part.indexOf(':');
             if (colon > 0) {
                 String key = part.substring(0, colon).replace('\t', ' ').trim();

@@ -29,9 +29,12 @@ import java.util.List;
  * @param port        -p: the service, as getaddrinfo takes it
  * @param device      --bind, --udp-port, --pcap
  * @param binds       the --bind addresses, or null when not given
+ * @param tos         -t: the type of service to set on each client ID (RDMA_OPTION_ID_TOS), or null
+ * @param ackTimeout  -a: the ACK timeout to set on every ID (RDMA_OPTION_ID_ACK_TIMEOUT), or null
  */
 record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace portSpace, int connections,
-                      int count, int size, String port, DeviceOptions device, List<String> binds) {
+                      int count, int size, String port, DeviceOptions device, List<String> binds, Integer tos,
+                      Integer ackTimeout) {
     static final String DEFAULT_PORT = "7471";
     /** exit(1) after the usage. */
     static final int USAGE_STATUS = 1;
@@ -45,7 +48,7 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
      * prints the usage to {@code out} and stops with status 1; an unknown -f or -P value warns on
      * {@code err} and is ignored.
      *
-     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-t, -a, -m, -f gid)
+     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-m, -f gid)
      */
     static Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         return new Parser(err).parse(args, out);
@@ -61,6 +64,8 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
         private int count = 10;
         private int size = 100;
         private String port = DEFAULT_PORT;
+        private Integer tos;
+        private Integer ackTimeout;
         private final TwinDeviceOptions device = new TwinDeviceOptions();
 
         Parser(PrintStream err) {
@@ -82,19 +87,13 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
                 value('c', null, (o, v) -> connections = CLib.atoi(v)),
                 value('C', null, (o, v) -> count = CLib.atoi(v)),
                 value('S', null, (o, v) -> size = CLib.atoi(v)),
-                value('t', null, (o, v) -> {
-                    throw new JroceOptionException("-t (the type of service, rdma_set_option RDMA_OPTION_ID_TOS) is"
-                        + " not supported: jroce's RDMA CM has no rdma_set_option");
-                }),
+                value('t', null, (o, v) -> tos = CLib.uint8(v)),
                 value('p', null, (o, v) -> port = v),
                 flag('m', null, () -> {
                     throw new JroceOptionException("-m (moving the IDs to a new event channel, rdma_migrate_id) is"
                         + " not supported: jroce's RDMA CM API has no rdma_migrate_id");
                 }),
-                value('a', null, (o, v) -> {
-                    throw new JroceOptionException("-a (the ACK timeout, rdma_set_option RDMA_OPTION_ID_ACK_TIMEOUT)"
-                        + " is not supported: jroce's RDMA CM has no rdma_set_option");
-                })));
+                value('a', null, (o, v) -> ackTimeout = CLib.uint8(v))));
             table.addAll(device.options());
             return table;
         }
@@ -123,7 +122,7 @@ record CmatoseOptions(String server, String bind, boolean numericHost, PortSpace
             }
             DeviceOptions d = device.build();
             return new Parsed(new CmatoseOptions(server, bind, numericHost, portSpace, connections, count, size, port,
-                d, device.bindGiven() ? d.binds() : null), 0);
+                d, device.bindGiven() ? d.binds() : null, tos, ackTimeout), 0);
         }
     }
 

@@ -7,6 +7,7 @@ import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -150,12 +151,28 @@ final class CmatoseTest {
         }
     }
 
+    /** rdma_set_option as cmatose calls it: a failure is perror'd, and the run goes on. */
+    private void setOption(RdmaCmId id, RdmaCmOption option, int value, String failure) {
+        try {
+            id.setOption(option, value);
+        } catch (VerbsException e) {
+            err(Strerror.perror(failure, e));
+        }
+    }
+
     private void connectError() {
         connectsLeft--;
     }
 
-    /** addr_handler: rdma_resolve_route. */
+    /** addr_handler: -t and -a (rdma_set_option, a failure only reported), then rdma_resolve_route. */
     private int addrHandler(CmatoseNode node) {
+        if (options.tos() != null) {
+            setOption(node.cmId, RdmaCmOption.TOS, options.tos(), "cmatose: set TOS option failed");
+        }
+        if (options.ackTimeout() != null) {
+            setOption(node.cmId, RdmaCmOption.ACK_TIMEOUT, options.ackTimeout(),
+                "cmatose: set ack timeout option failed");
+        }
         try {
             node.cmId.resolveRoute(RESOLVE_TIMEOUT_MS);
             return 0;
@@ -201,6 +218,9 @@ final class CmatoseTest {
             node.cmId = id;
             contexts.put(id, node);
             ret = node.init(this);
+            if (ret == 0 && options.ackTimeout() != null) {
+                setOption(id, RdmaCmOption.ACK_TIMEOUT, options.ackTimeout(), "cmatose: set ack timeout option failed");
+            }
             if (ret == 0) {
                 ret = node.postRecvs(this);
             }

@@ -48,8 +48,10 @@ final class CmatoseUsage {
           -C n          messages each way on each connection (default 10)
           -S n          message size in bytes (default 100)
           -p port       RDMA CM port (default 7471)
-          -t tos        refused: jroce's RDMA CM has no rdma_set_option (RDMA_OPTION_ID_TOS)
-          -a timeout    refused: jroce's RDMA CM has no rdma_set_option (RDMA_OPTION_ID_ACK_TIMEOUT)
+          -t tos        type of service of the client's routes (rdma_set_option RDMA_OPTION_ID_TOS):
+                        the REQ's traffic class, and both QPs'
+          -a timeout    local ACK timeout of every QP, 0..31 (rdma_set_option RDMA_OPTION_ID_ACK_TIMEOUT);
+                        on the client also the path's packet life time (timeout - 1) in its REQ
           -m            refused: jroce's RDMA CM API has no rdma_migrate_id
 
         The address decides the jroce device, as librdmacm's address resolution decides the RDMA

@@ -13,6 +13,16 @@ public final class CLib {
         return (int) strtol(s, 10);
     }
 
+    /**
+     * {@code (uint8_t) strtoul(s, NULL, 0)}, as the examples read -t (type of service) and -a (ACK
+     * timeout): decimal, 0x hexadecimal or 0 octal, its low 8 bits (a negative number wraps as
+     * strtoul's does to the same low bits; one beyond a long is strtoul's ULONG_MAX, 0xFF).
+     */
+    public static int uint8(String s) {
+        long n = strtol(s, 0);
+        return n == Long.MIN_VALUE ? 0xFF : (int) (n & 0xFF);
+    }
+
     /** strtol(s, NULL, 0): decimal, 0x hexadecimal or 0 octal, up to the first other character. */
     public static long strtol(String s) {
         return strtol(s, 0);

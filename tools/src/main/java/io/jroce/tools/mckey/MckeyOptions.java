@@ -27,9 +27,10 @@ import java.util.List;
  * @param size        -S: bytes per message
  * @param device      --bind, --udp-port, --peer-udp-port, --pcap
  * @param bindGiven   whether --bind chose the device's addresses (else mckey's addresses do)
+ * @param sendOnly    -o: join as a send-only full member (RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER)
  */
 record MckeyOptions(String group, boolean sender, String bind, int connections, int count, int size,
-                    DeviceOptions device, boolean bindGiven) {
+                    DeviceOptions device, boolean bindGiven, boolean sendOnly) {
     static final int DEFAULT_CONNECTIONS = 1;
     static final int DEFAULT_COUNT = 10;
     static final int DEFAULT_SIZE = 100;
@@ -44,7 +45,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
      * Parses as mckey's main does: an unknown option or a missing value makes getopt complain on
      * stderr and mckey print its usage to stdout and exit 1.
      *
-     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-M, -o, -l, -p other
+     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-M, -l, -p other
      *                        than UDP, a negative -C or -S)
      */
     static Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
@@ -54,6 +55,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
     private static final class Parser {
         private String group;
         private boolean sender;
+        private boolean sendOnly;
         private String bind;
         private int connections = DEFAULT_CONNECTIONS;
         private int count = DEFAULT_COUNT;
@@ -91,10 +93,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
                             + " UDP (0x111) only; IPoIB (0x2) is InfiniBand's");
                     }
                 }),
-                flag('o', null, () -> {
-                    throw new JroceOptionException("-o (RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER) is not supported:"
-                            + " jroce's RDMA CM joins a group as a full member only");
-                }),
+                flag('o', null, () -> sendOnly = true),
                 flag('l', null, () -> {
                     throw new JroceOptionException("-l (IBV_QP_CREATE_BLOCK_SELF_MCAST_LB) is not supported:"
                             + " jroce's QPs cannot block their own multicast loopback");
@@ -108,7 +107,7 @@ record MckeyOptions(String group, boolean sender, String bind, int connections, 
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new MckeyOptions(group, sender, bind, connections, count, size, device.build(),
-                device.bindGiven()), 0);
+                device.bindGiven(), sendOnly), 0);
         }
     }
 

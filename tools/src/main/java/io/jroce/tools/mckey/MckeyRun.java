@@ -11,6 +11,7 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.VerbsException;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.cm.McJoinFlag;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaEventChannel;
@@ -183,7 +184,9 @@ final class MckeyRun {
         int ret = test.setUp(node, !options.sender());
         if (ret == 0) {
             try {
-                node.id.joinMulticast(group);
+                // rdma_join_multicast_ex: -o joins as a send-only full member
+                node.id.joinMulticast(group, options.sendOnly() ? McJoinFlag.SENDONLY_FULLMEMBER
+                    : McJoinFlag.FULLMEMBER);
             } catch (VerbsException e) {
                 err.println(Strerror.perror("mckey: failure joining", e));
                 ret = -1;

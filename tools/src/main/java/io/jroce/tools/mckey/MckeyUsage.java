@@ -46,7 +46,9 @@ final class MckeyUsage {
           -S size       bytes per message, at most the device's active MTU (default 100)
           -p space      the port space as a number: 0x111 (UDP) only
           -M address    refused: an unmapped (AF_IB) group is InfiniBand's
-          -o            refused: jroce joins as a full member only
+          -o            join as a send-only full member: the QP is not attached and the device takes
+                        no group membership (no IGMP/MLD, as the kernel on RoCE); it sends, and
+                        receives nothing from the group
           -l            refused: jroce's QPs cannot block their own multicast loopback
 
         The sender's twin asks for a completion of its last SEND and waits for it before it leaves

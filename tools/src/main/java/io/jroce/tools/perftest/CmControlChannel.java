@@ -23,6 +23,7 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -71,11 +72,16 @@ final class CmControlChannel implements OobChannel {
     }
 
     /** rdma_client_connect from {@code source} (the twin's device address) to {@code server}. */
-    static CmControlChannel connect(InetSocketAddress source, InetSocketAddress server, int retryCount)
+    /**
+     * rdma_client_connect from {@code source} to {@code server}.
+     *
+     * @param tos -T: the ID's type of service, set once the address is resolved; or {@link PerftestOptions#DEF_TOS}
+     */
+    static CmControlChannel connect(InetSocketAddress source, InetSocketAddress server, int retryCount, int tos)
         throws PerftestException, InterruptedException {
         CmControlChannel c = new CmControlChannel();
         try {
-            c.clientConnect(source, server, retryCount);
+            c.clientConnect(source, server, retryCount, tos);
             return c;
         } catch (PerftestException | InterruptedException | RuntimeException e) {
             c.close();
@@ -96,7 +102,7 @@ final class CmControlChannel implements OobChannel {
         }
     }
 
-    private void clientConnect(InetSocketAddress source, InetSocketAddress server, int retryCount)
+    private void clientConnect(InetSocketAddress source, InetSocketAddress server, int retryCount, int tos)
         throws PerftestException, InterruptedException {
         id = closer.register(channel.createId(PortSpace.TCP));
         int retries = NUM_OF_RETRIES;
@@ -118,6 +124,15 @@ final class CmControlChannel implements OobChannel {
                 throw new PerftestException("unexpected CM event " + t.ordinal() + UNABLE_CLIENT);
             }
             break;
+        }
+        if (tos != PerftestOptions.DEF_TOS) {
+            try {
+                id.setOption(RdmaCmOption.TOS, tos);
+            } catch (VerbsException e) {
+                // perftest prints the event it last took: ADDR_RESOLVED, 0
+                throw new PerftestException(" Set TOS option failed: " + RdmaCmEventType.ADDR_RESOLVED.ordinal()
+                    + UNABLE_CLIENT, e);
+            }
         }
         while (true) {
             if (retries <= 0) {

@@ -21,6 +21,7 @@ import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 import java.io.PrintStream;
@@ -186,7 +187,18 @@ final class CmQpConnections implements AutoCloseable {
             try {
                 RdmaCmId id = event.id();
                 switch (event.type()) {
-                    case ADDR_RESOLVED -> id.resolveRoute(CmControlChannel.RESOLVE_TIMEOUT_MS);
+                    case ADDR_RESOLVED -> {
+                        // rdma_cm_address_handler: -T, then the route
+                        if (p.options.tos() != PerftestOptions.DEF_TOS) {
+                            try {
+                                id.setOption(RdmaCmOption.TOS, p.options.tos());
+                            } catch (VerbsException e) {
+                                throw new AttemptFailed("Failed to set ToS(Type of Service) option for RDMA CM"
+                                    + " connection.");
+                            }
+                        }
+                        id.resolveRoute(CmControlChannel.RESOLVE_TIMEOUT_MS);
+                    }
                     case ROUTE_RESOLVED -> {
                         QueuePair qp = createQp(id);
                         id.connect(connParam());

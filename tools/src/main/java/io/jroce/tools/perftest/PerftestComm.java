@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -40,15 +39,9 @@ final class PerftestComm implements Closeable {
         this.client = client;
     }
 
-    /** ethernet_client_connect: the first of the host's IPv4 addresses that accepts. */
+    /** ethernet_client_connect: the first of the host's IPv4 addresses (getaddrinfo AF_INET) that accepts. */
     static PerftestComm connect(String host, int port) throws PerftestException {
-        InetAddress[] candidates;
-        try {
-            candidates = InetAddress.getAllByName(host);
-        } catch (UnknownHostException e) {
-            throw new PerftestException("Problem in resolving basic address and port");
-        }
-        for (InetAddress address : candidates) {
+        for (InetAddress address : Ipv4AddrInfo.resolve(host, port, "Problem in resolving basic address and port")) {
             Socket s = new Socket();
             try {
                 s.connect(new InetSocketAddress(address, port));

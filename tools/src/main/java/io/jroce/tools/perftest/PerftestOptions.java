@@ -35,14 +35,17 @@ import java.util.List;
  * @param duration    -D in seconds (0: iterations mode)
  * @param margin      -f (-1 when not given)
  * @param compareSwap -A CMP_AND_SWAP (default FETCH_AND_ADD)
+ * @param tos         -T: the type of service of the RDMA CM's IDs, or {@link #DEF_TOS} when not given
  * @param flags       the options without a value
  * @param device      -d, --bind, --udp-port, --peer-udp-port, --pcap: the jroce device
  */
 record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, int iters, int txDepth, int rxDepth,
                        int cqMod, QpType qpType, int numQps, int inlineSize, int outReads, int mtu, int gidIndex,
-                       int sl, int qpTimeout, int duration, int margin, boolean compareSwap, Flags flags,
+                       int sl, int qpTimeout, int duration, int margin, boolean compareSwap, int tos, Flags flags,
                        DeviceOptions device) {
     static final int DEFAULT_TCP_PORT = 18515;
+    /** perftest's DEF_TOS: -T not given. */
+    static final int DEF_TOS = -1;
 
     /**
      * @param all          -a: every size from 2 to 2^23
@@ -86,6 +89,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         private int duration;
         private int margin = -1;
         private boolean compareSwap;
+        private int tos = DEF_TOS;
         private boolean all;
         private boolean bidirectional;
         private boolean cpuFreq;
@@ -115,6 +119,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
                 value('n', "iters", (o, v) -> iters = number(o, v, 5, 100_000_000, "Iteration num")),
                 value('t', "tx-depth", (o, v) -> txDepth = number(o, v, 1, 15_000, "Tx depth")),
                 value('u', "qp-timeout", (o, v) -> qpTimeout = number(o, v, 0, 31)),
+                value('T', "tos", (o, v) -> tos = number(o, v, 0, 255, "TOS")),
                 value('S', "sl", (o, v) -> sl = number(o, v, 0, 15, "Service Level")),
                 value('x', "gid-index", (o, v) -> gidIndex = number(o, v, 0, 64, "Gid index")),
                 flag('a', "all", () -> all = true),
@@ -142,7 +147,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         PerftestOptions parse(List<String> args) throws UsageException {
             String host = Getopt.parseWithServer(table(), args);
             return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
-                inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap,
+                inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap, tos,
                 new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, rdmaCm, help, version), device.build());
         }
 

@@ -119,6 +119,11 @@ final class PerftestParams {
             out.println(" UC is not supported in librdmacm");
             throw new PerftestException("");
         }
+        if (!rdmaCm && options.tos() != PerftestOptions.DEF_TOS) {
+            // perftest prints this on stdout (RawEth, the other kind of QP that takes -T, is not a twin)
+            out.println(" TOS only valid for rdma_cm based QP and RawEth QP ");
+            throw new PerftestException("");
+        }
         if (verb == PerftestTool.Verb.SEND && tool.bandwidth() && !client && !duplex) {
             noPeak = true;
         }

@@ -4,10 +4,8 @@ import io.jroce.verbs.Gid;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.QpType;
 import java.io.PrintStream;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -87,7 +85,8 @@ final class PerftestRun {
                 : PerftestComm.accept(p.options.tcpPort());
         }
         OobChannel channel = p.client
-            ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT)
+            ? CmControlChannel.connect(localAddress(ctx, 0), serverAddress(), CmQpConnections.RETRY_COUNT,
+                p.options.tos())
             : CmControlChannel.accept(wildcard(), p.numQps, CmQpConnections.RETRY_COUNT);
         return new PerftestComm(channel, p.client);
     }
@@ -113,19 +112,11 @@ final class PerftestRun {
         return new InetSocketAddress(gid(ctx).toInetAddress(), port);
     }
 
-    /** The server's IPv4 address (rdma_client_connect resolves with AF_INET) and -p. */
+    /** The server's first IPv4 address (rdma_client_connect resolves with AF_INET) and -p. */
     private InetSocketAddress serverAddress() throws PerftestException {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(p.options.host())) {
-                if (a instanceof Inet4Address) {
-                    return new InetSocketAddress(a, p.options.tcpPort());
-                }
-            }
-        } catch (UnknownHostException e) {
-            // as below
-        }
-        throw new PerftestException("Problem in resolving basic address and port\n Unable to perform rdma_client"
-            + " function\n Unable to init the socket connection");
+        InetAddress a = Ipv4AddrInfo.resolve(p.options.host(), p.options.tcpPort(), "Problem in resolving basic address"
+            + " and port\n Unable to perform rdma_client function\n Unable to init the socket connection").get(0);
+        return new InetSocketAddress(a, p.options.tcpPort());
     }
 
     /**

@@ -46,6 +46,9 @@ final class TestInfo {
         }
         out.println(" rdma_cm QPs\t : " + (p.rdmaCm ? "ON" : "OFF"));
         out.print(" Data ex. method : " + (p.rdmaCm ? "rdma_cm" : "Ethernet"));
+        if (p.rdmaCm && p.options.tos() != PerftestOptions.DEF_TOS) {
+            out.print(" \tTOS    : " + p.options.tos());
+        }
         if (p.rdmaCm && !p.client) {
             // printed once the QPs are connected, as perftest does
             out.println();

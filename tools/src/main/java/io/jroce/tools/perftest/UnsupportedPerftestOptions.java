@@ -23,7 +23,6 @@ final class UnsupportedPerftestOptions {
         refused('C', null, "report in cycles (-C): the twins measure with System.nanoTime, not CPU cycles"),
         refused('H', null, "latency histogram (-H): not implemented"),
         refused('U', null, "unsorted latencies (-U): not implemented"),
-        refused('T', null, "TOS (-T): the RDMA CM of jroce sets no traffic class"),
         refused('L', null, "hop limit (-L): only valid for Raw Ethernet QPs"),
         refused('w', null, "BW limit (-w/--limit_bw): not implemented"),
         refused('y', null, "message rate limit (-y/--limit_msgrate): not implemented"),

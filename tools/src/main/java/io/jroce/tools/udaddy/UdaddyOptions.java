@@ -26,9 +26,10 @@ import java.util.List;
  * @param numericHost -f ip: addresses must be literals (RAI_NUMERICHOST)
  * @param device      --bind, --udp-port, --pcap
  * @param bindGiven   whether --bind chose the device's addresses (else udaddy's addresses do)
+ * @param tos         -t: the type of service each client ID sets before rdma_resolve_route, or null
  */
 record UdaddyOptions(String server, String bind, int connections, int count, int size, boolean numericHost,
-                     DeviceOptions device, boolean bindGiven) {
+                     DeviceOptions device, boolean bindGiven, Integer tos) {
     /** udaddy's port, a constant ({@code static const char *port = "7174"}): no option changes it. */
     static final int PORT = 7174;
     static final int DEFAULT_CONNECTIONS = 1;
@@ -51,7 +52,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
      * Parses as udaddy's main does: each option in turn; an unknown option or a missing value makes
      * getopt complain on stderr and udaddy print its usage to stdout and exit 1.
      *
-     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-t, -P ipoib, -p other
+     * @throws UsageException a jroce option is wrong, or an option jroce refuses (-P ipoib, -p other
      *                        than UDP, -f gid, a negative -C or -S)
      */
     static Parsed parse(List<String> args, PrintStream out, PrintStream err) throws UsageException {
@@ -67,6 +68,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
         private int count = DEFAULT_COUNT;
         private int size = DEFAULT_SIZE;
         private boolean numericHost;
+        private Integer tos;
         private final TwinDeviceOptions device = new TwinDeviceOptions();
 
         Parser(PrintStream err) {
@@ -92,10 +94,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
                             + " entry of 2^32 - n bytes in udaddy) is not supported");
                     }
                 }),
-                value('t', null, (o, v) -> {
-                    throw new JroceOptionException("-t (rdma_set_option RDMA_OPTION_ID_TOS) is not supported:"
-                        + " jroce's RDMA CM has no rdma_set_option");
-                }),
+                value('t', null, (o, v) -> tos = CLib.uint8(v)),
                 value('p', null, (o, v) -> {
                     long space = strtol(v);
                     if (space != PortSpace.UDP.value()) {
@@ -129,7 +128,7 @@ record UdaddyOptions(String server, String bind, int connections, int count, int
                 return new Parsed(null, USAGE_STATUS);
             }
             return new Parsed(new UdaddyOptions(server, bind, connections, count, size, numericHost, device.build(),
-                device.bindGiven()), 0);
+                device.bindGiven(), tos), 0);
         }
     }
 

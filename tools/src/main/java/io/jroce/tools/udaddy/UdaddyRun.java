@@ -3,6 +3,7 @@ package io.jroce.tools.udaddy;
 import io.jroce.rnic.cm.api.RdmaCm;
 import io.jroce.tools.cmcommon.AddrLookup;
 import io.jroce.tools.cmcommon.CmDevicePlan;
+import io.jroce.tools.cmcommon.Strerror;
 import io.jroce.tools.cmcommon.UdNode;
 import io.jroce.tools.cmcommon.UdTest;
 import io.jroce.verbs.AddressVector;
@@ -15,6 +16,7 @@ import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 import java.io.IOException;
@@ -228,6 +230,13 @@ final class UdaddyRun {
     }
 
     private int addrHandler(UdNode node) {
+        if (options.tos() != null) {
+            try {
+                node.id.setOption(RdmaCmOption.TOS, options.tos());
+            } catch (VerbsException e) {
+                err.println(Strerror.perror("udaddy: set TOS option failed", e));
+            }
+        }
         try {
             node.id.resolveRoute(RESOLVE_MS);
             return 0;

@@ -48,7 +48,8 @@ final class UdaddyUsage {
           -f format     ip (addresses must be literals), name (default); gid: refused, AF_IB
           -P space      udp (default); ipoib: refused, jroce has no IPoIB port space
           -p space      the port space as a number: 0x111 (UDP) only
-          -t tos        refused: jroce's RDMA CM has no rdma_set_option
+          -t tos        type of service of the client's routes (rdma_set_option RDMA_OPTION_ID_TOS):
+                        the traffic class of its SIDR route and of the address handles it gets
 
         The address decides the jroce device, as librdmacm's address resolution decides the RDMA
         device: the server opens one on its -b address (without -b, on every IPv4 address of the

@@ -11,7 +11,11 @@ import io.jroce.tools.ExitStatus;
 import io.jroce.tools.cmcommon.ListenProbe;
 import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.cmcommon.TwinSide;
+import io.jroce.stack.mad.CmPathFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.pcap.RoceFrame;
+import org.agrona.concurrent.UnsafeBuffer;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -95,6 +99,79 @@ class UcmatoseCommandTest {
                 || f.opcode() == SEND_ONLY).count(), from);
             assertEquals(c, sends.stream().map(RoceFrame::destQp).distinct().count(), from);
         }
+    }
+
+    /**
+     * -t and -a (rdma_set_option TOS and ACK_TIMEOUT): the client's REQs carry the type of service
+     * as their path's traffic class and, the path's packet life time being -a - 1, the local ACK
+     * timeout {@code cm_ack_timeout(15, 13)} = 16; the server sets its own ACK timeout on its QPs;
+     * both run cmatose's exchange as without them, with nothing on stderr.
+     */
+    @Test
+    void typeOfServiceAndAckTimeoutReachTheReqs(@TempDir Path dir) throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        Path pcap = dir.resolve("server.pcap");
+        try (TwinSide server = TwinSide.start(line("-b", SERVER, "-c", "2", "-a", "17", "--bind", SERVER, "--bind",
+                 PROBE, "--udp-port", udp, "--pcap", pcap.toString()));
+             TwinSide client = awaitListeningThenStart(server, udp, line("-s", SERVER, "-b", CLIENT, "-c", "2",
+                 "-t", "0xb8", "-a", "14", "--udp-port", udp))) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(CLIENT_LINES, client.outLines(), context);
+            assertEquals(SERVER_LINES, server.outLines(), context);
+            assertEquals("", client.err(), context);
+            assertEquals("", server.err(), context);
+        }
+        List<CmPathFlyweight> paths = reqPathsTo(pcap, SERVER);
+        assertTrue(paths.size() >= 2, "one REQ per connection (a retransmission repeats one): " + paths.size());
+        for (CmPathFlyweight path : paths) {
+            assertEquals(0xB8, path.trafficClass(), "the REQ's traffic class");
+            assertEquals(16, path.localAckTimeout(), "the REQ's local ACK timeout");
+        }
+    }
+
+    /**
+     * -a beyond the 5-bit field: jroce's rdma_set_option refuses it (EINVAL; the kernel would take the
+     * byte), which cmatose reports with perror and goes on: the REQ has the route's own ACK timeout, 19.
+     */
+    @Test
+    void anAckTimeoutBeyond31IsPerrorsInvalidArgumentAndTheRunGoesOn(@TempDir Path dir) throws Exception {
+        String udp = Integer.toString(TwinAddresses.freeUdpPort());
+        Path pcap = dir.resolve("server.pcap");
+        try (TwinSide server = TwinSide.start(line("-b", SERVER, "--bind", SERVER, "--bind", PROBE, "--udp-port", udp,
+                 "--pcap", pcap.toString()));
+             TwinSide client = awaitListeningThenStart(server, udp, line("-s", SERVER, "-b", CLIENT, "-a", "32",
+                 "--udp-port", udp))) {
+            String context = server.transcript() + "\n" + client.transcript();
+            assertEquals(0, client.await(), context);
+            assertEquals(0, server.await(), context);
+            assertEquals(CLIENT_LINES, client.outLines(), context);
+            assertEquals("cmatose: set ack timeout option failed: Invalid argument\n", client.err(), context);
+        }
+        List<CmPathFlyweight> paths = reqPathsTo(pcap, SERVER);
+        assertTrue(paths.size() >= 1, "the REQ");
+        for (CmPathFlyweight path : paths) {
+            assertEquals(0, path.trafficClass());
+            assertEquals(19, path.localAckTimeout());
+        }
+    }
+
+    /** The primary paths of the REQs to {@code to} in the capture (not the listen probe's, to the other address). */
+    private static List<CmPathFlyweight> reqPathsTo(Path pcap, String to) throws Exception {
+        int destination = ByteBuffer.wrap(InetAddress.getByName(to).getAddress()).getInt();
+        List<CmPathFlyweight> paths = new ArrayList<>();
+        for (RoceFrame f : RoceFrame.read(pcap)) {
+            UnsafeBuffer b = new UnsafeBuffer(f.roce());
+            int mad = 12 + 8; // BTH, DETH
+            if (f.dstIpv4() == destination && f.destQp() == 1 && f.roce().length >= mad + 256
+                && new MadHeaderFlyweight().wrap(b, mad).attributeId() == MadHeaderFlyweight.ATTR_REQ) {
+                CmPathFlyweight path = new CmPathFlyweight();
+                new CmReqFlyweight().wrap(b, mad).primaryPath(path);
+                paths.add(path);
+            }
+        }
+        return paths;
     }
 
     private static final int SEND_FIRST = 0x00;
@@ -186,8 +263,7 @@ class UcmatoseCommandTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"-t|5|rdma_set_option", "-a|14|rdma_set_option", "-m||rdma_migrate_id",
-        "-f|gid|AF_IB"})
+    @CsvSource(delimiter = '|', value = {"-m||rdma_migrate_id", "-f|gid|AF_IB"})
     void optionsJroceCannotHonourAreRefusedWithTheReason(String option, String value, String reason) throws Exception {
         CommandRunner r = value == null ? CommandRunner.run("ucmatose", option)
             : CommandRunner.run("ucmatose", option, value);

@@ -71,6 +71,16 @@ class MckeyCommandTest {
             List.of("-s", "-m", group, "-b", address, "-C", "4", "-S", "1000"), 2);
     }
 
+    /**
+     * -o on the sender: a send-only full member (no QP attached, no group membership: see
+     * RdmaCmMulticastUdpTest) still sends every datagram to the group, and prints mckey's lines.
+     */
+    @Test
+    void aSendOnlySenderStillReachesTheReceiver(@TempDir Path dir) throws Exception {
+        String group = "239.255.81.3";
+        exchange(dir, group, List.of("-m", group, "-b", address), List.of("-s", "-o", "-m", group, "-b", address), 1);
+    }
+
     private void exchange(Path dir, String group, List<String> receiverArgs, List<String> senderArgs, int receiverIds)
         throws Exception {
         int[] ports = twoFreePorts();

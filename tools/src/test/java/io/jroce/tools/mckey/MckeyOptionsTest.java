@@ -42,7 +42,7 @@ class MckeyOptionsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"-o, SENDONLY_FULLMEMBER", "-l, BLOCK_SELF_MCAST_LB"})
+    @CsvSource({"-l, BLOCK_SELF_MCAST_LB"})
     void flagsJroceCannotHonourAreRefusedWithTheReason(String option, String reason) throws Exception {
         CommandRunner r = CommandRunner.run("mckey", option, "-m", "239.255.0.1");
         assertEquals(ExitStatus.USAGE, r.status(), r.transcript());

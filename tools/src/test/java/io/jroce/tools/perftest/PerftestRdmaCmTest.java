@@ -110,6 +110,72 @@ class PerftestRdmaCmTest {
     }
 
     /**
+     * -T with -R (perftest's rdma_set_option RDMA_OPTION_ID_TOS on the client's IDs once their
+     * address is resolved: the control QP's and each test QP's): both sides say so after the data
+     * exchange method, and the client's REQs carry the traffic class (read from its capture). -T
+     * without -R is refused on stdout, exit 1, as perftest refuses it.
+     */
+    @ParameterizedTest
+    @CsvSource({"write_bw, RC, 2, 0", "send_lat, UD, 1, 1"})
+    void typeOfServiceWithRdmaCm(String tool, String type, int reqs, int sidrs,
+                                 @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+        java.nio.file.Path pcap = dir.resolve("client.pcap");
+        List<Side> sides = runPair(tool, List.of(SERVER), SERVER, List.of("--pcap", pcap.toString()), "-n", "20",
+            "-c", type, "-T", "0xb8");
+        String transcript = sides.get(0).transcript("server") + "\n" + sides.get(1).transcript("client");
+        assertEquals(0, sides.get(0).status, transcript);
+        assertEquals(0, sides.get(1).status, transcript);
+        for (Side side : sides) {
+            assertTrue(side.out.contains(" Data ex. method : rdma_cm \tTOS    : 184\n"), transcript);
+        }
+        // the client's REQs (RC: the control QP's and the test QP's) and SIDR_REQ (UD) to the server
+        List<Integer> classes = new ArrayList<>();
+        int sidrReqs = 0;
+        for (io.jroce.stack.pcap.RoceFrame f : io.jroce.stack.pcap.RoceFrame.read(pcap)) {
+            byte[] r = f.roce();
+            int mad = 12 + 8;
+            if (f.destQp() != 1 || r.length < mad + 256
+                || f.dstIpv4() != java.nio.ByteBuffer.wrap(java.net.InetAddress.getByName(SERVER).getAddress()).getInt()) {
+                continue;
+            }
+            int attribute = ((r[mad + 16] & 0xFF) << 8) | (r[mad + 17] & 0xFF);
+            if (attribute == 0x10) { // REQ: the primary path's traffic class
+                classes.add(r[mad + 76 + 40] & 0xFF);
+            } else if (attribute == 0x17) {
+                sidrReqs++;
+            }
+        }
+        // a client run again while the server did not listen yet adds its refused control REQ (of 0xB8 too)
+        assertEquals(java.util.Set.of(0xB8), new java.util.HashSet<>(classes), "the REQs' traffic class: " + classes);
+        assertTrue(classes.size() >= reqs, "the control QP's REQ and (RC) the test QP's: " + classes);
+        assertTrue(sidrReqs >= sidrs, "UD's SIDR_REQ: " + sidrReqs);
+
+        Side refused = run(List.of(tool, "-T", "5", "--bind", CLIENT, SERVER));
+        assertEquals(1, refused.status, refused.transcript("-T without -R"));
+        assertEquals(" TOS only valid for rdma_cm based QP and RawEth QP \n", refused.out,
+            refused.transcript("-T without -R"));
+    }
+
+    /**
+     * perftest 4.5-0.17 resolves the server with getaddrinfo(AF_INET), -R or not (--ipv6-addr came
+     * later): an IPv6 server address fails with gai_strerror's line first, as the rxe lab's
+     * ib_write_bw -R prints it, then the caller's lines, and exit status 1.
+     */
+    @Test
+    void anIpv6ServerAddressIsRefusedAsPerftest45Refuses() throws Exception {
+        Side cm = run(List.of("write_bw", "-R", "--bind", CLIENT, "-p", "18999", "::1"));
+        assertEquals(1, cm.status, cm.transcript("write_bw -R ::1"));
+        assertEquals("Address family for hostname not supported for ::1:18999\nProblem in resolving basic address"
+            + " and port\n Unable to perform rdma_client function\n Unable to init the socket connection\n", cm.err,
+            cm.transcript("write_bw -R ::1"));
+        Side tcp = run(List.of("write_bw", "--bind", CLIENT, "-p", "18999", "::1"));
+        assertEquals(1, tcp.status, tcp.transcript("write_bw ::1"));
+        assertTrue(tcp.err.startsWith("Address family for hostname not supported for ::1:18999\nProblem in resolving"
+            + " basic address and port\n"), tcp.transcript("write_bw ::1"));
+    }
+
+    /**
      * The server listens on the wildcard as perftest does (0.0.0.0): a client that connects to its
      * device's second address (--bind twice) gets the control QP and the test QPs, RC and UD. The
      * server still announces its GID of -x 0 (127.0.0.1), which the client prints as the remote one.
@@ -176,9 +242,14 @@ class PerftestRdmaCmTest {
         return runPair(tool, List.of(SERVER), SERVER, options);
     }
 
-    /** The server's device on {@code serverBinds}, the client's on CLIENT, connecting to {@code target}. */
     private static List<Side> runPair(String tool, List<String> serverBinds, String target, String... options)
         throws Exception {
+        return runPair(tool, serverBinds, target, List.of(), options);
+    }
+
+    /** The server's device on {@code serverBinds}, the client's on CLIENT with {@code clientExtra}, connecting to {@code target}. */
+    private static List<Side> runPair(String tool, List<String> serverBinds, String target, List<String> clientExtra,
+                                      String... options) throws Exception {
         String port = Integer.toString(freeTcpPort());
         String udp = Integer.toString(TwinAddresses.freeUdpPort());
         List<String> common = new ArrayList<>(List.of(tool, "-R", "-p", port, "--udp-port", udp));
@@ -188,6 +259,7 @@ class PerftestRdmaCmTest {
             serverArgs.addAll(List.of("--bind", b));
         }
         List<String> clientArgs = new ArrayList<>(common);
+        clientArgs.addAll(clientExtra);
         clientArgs.addAll(List.of("--bind", CLIENT, target));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {

@@ -30,7 +30,7 @@ class UdaddyOptionsTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"-t, 32, rdma_set_option", "-P, ipoib, IPoIB", "-P, IPoIB, IPoIB", "-p, 0x2, 0x111",
+    @CsvSource({"-P, ipoib, IPoIB", "-P, IPoIB, IPoIB", "-p, 0x2, 0x111",
         "-p, 0x106, 0x111", "-f, gid, AF_IB", "-C, -1, negative", "-S, -5, negative"})
     void optionsJroceCannotHonourAreRefusedWithTheReason(String option, String value, String reason) throws Exception {
         CommandRunner r = CommandRunner.run("udaddy", option, value, "-s", "127.0.0.1");

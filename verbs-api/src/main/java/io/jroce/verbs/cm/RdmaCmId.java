@@ -25,6 +25,17 @@ public interface RdmaCmId extends AutoCloseable {
      */
     void bindAddr(InetSocketAddress address);
 
+    /**
+     * {@code rdma_set_option(id, RDMA_OPTION_ID, option, &value, 1)}: applied as the kernel applies
+     * it (see {@link RdmaCmOption}); in any state before {@link #close}, as the kernel takes it.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException a null option, a value out of the option's range
+     *                                                  (TOS 0..255, ACK timeout 0..31), or the ACK
+     *                                                  timeout on an ID of the UDP port space (EINVAL)
+     * @throws io.jroce.verbs.ResourceClosedException   the ID is closed
+     */
+    void setOption(RdmaCmOption option, int value);
+
     /** {@code rdma_listen}: takes connect requests to the bound address's port; reported as CONNECT_REQUEST. */
     void listen(int backlog);
 
@@ -81,7 +92,21 @@ public interface RdmaCmId extends AutoCloseable {
      * @throws io.jroce.verbs.InvalidStateException     the ID has no bound or resolved address, or
      *                                                  already joined {@code group}
      */
-    void joinMulticast(InetSocketAddress group);
+    default void joinMulticast(InetSocketAddress group) {
+        joinMulticast(group, McJoinFlag.FULLMEMBER);
+    }
+
+    /**
+     * {@code rdma_join_multicast_ex} with {@code join_flags} {@code flag}: as {@link
+     * #joinMulticast(InetSocketAddress)} for {@link McJoinFlag#FULLMEMBER}; for {@link
+     * McJoinFlag#SENDONLY_FULLMEMBER} the same MULTICAST_JOIN (the address vector to send to the
+     * group), but the ID's QP is not attached and the device does not join the IP group (no IGMP/MLD,
+     * as the kernel on RoCE): the ID sends to the group and receives nothing from it.
+     *
+     * @throws io.jroce.verbs.InvalidAttributeException a null flag, or as {@link #joinMulticast(InetSocketAddress)}
+     * @throws io.jroce.verbs.InvalidStateException     as {@link #joinMulticast(InetSocketAddress)}
+     */
+    void joinMulticast(InetSocketAddress group, McJoinFlag flag);
 
     /**
      * {@code rdma_leave_multicast}: detaches the ID's QP from the group (ibv_detach_mcast) and leaves

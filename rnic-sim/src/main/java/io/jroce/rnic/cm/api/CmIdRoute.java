@@ -5,17 +5,20 @@ import java.net.InetSocketAddress;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.jroce.rnic.cm.CmTimeouts;
 import io.jroce.stack.mad.CmaHeaderFlyweight;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmOption;
 
 /**
  * Where an RDMA CM ID is: the port it holds, the registered device it is bound to, its address (a
- * wildcard's has no device) and its peer's, their GIDs, the source GID's index, and the resolved route's path MTU; and
- * what they make: the peer's address vector and the RDMA CM header of a REQ or SIDR_REQ.
+ * wildcard's has no device) and its peer's, their GIDs, the source GID's index, the options set with
+ * rdma_set_option (TOS, ACK_TIMEOUT) and the resolved route's path MTU, traffic class and packet life
+ * time; and what they make: the peer's address vector and the RDMA CM header of a REQ or SIDR_REQ.
  */
 final class CmIdRoute {
     /**
@@ -24,6 +27,10 @@ final class CmIdRoute {
      * larger than this device's active MTU.
      */
     private static final Mtu ROUTE_MTU = Mtu.MTU_1024;
+    /** An option not set with rdma_set_option. */
+    private static final int UNSET = -1;
+    /** The traffic class of a RoCE route without rdma_set_option TOS (cma.c {@code default_roce_tos}, 0). */
+    private static final int DEFAULT_ROCE_TOS = 0;
 
     /** The port the ID holds ({@link CmPorts}), or null: none yet, or a connect request's ID. */
     private volatile CmPorts.Binding binding;
@@ -34,6 +41,13 @@ final class CmIdRoute {
     Gid peerGid;
     int sgidIndex;
     Mtu pathMtu;
+    /** rdma_set_option TOS, or {@link #UNSET}; the next route's traffic class. */
+    private int typeOfService = UNSET;
+    /** rdma_set_option ACK_TIMEOUT, or {@link #UNSET}. */
+    private int ackTimeout = UNSET;
+    /** The resolved route's traffic class and packet life time ({@code cma_resolve_iboe_route}). */
+    int trafficClass;
+    int packetLifeTime = CmTimeouts.PACKET_LIFE_TIME;
 
     /**
      * rdma_bind_addr of {@code owner}: an address of an open device and a port of {@code space}, or a
@@ -109,15 +123,55 @@ final class CmIdRoute {
         return dev == null && local != null;
     }
 
-    /** rdma_resolve_route without an SA: the path MTU. */
+    /**
+     * rdma_set_option of an ID of {@code space}: TOS in any state, the next route takes it
+     * ({@code rdma_set_service_type}); ACK_TIMEOUT for RC IDs only ({@code rdma_set_ack_timeout}, else EINVAL).
+     */
+    void setOption(PortSpace space, RdmaCmOption option, int value) {
+        switch (option) {
+            case TOS -> {
+                if (value < 0 || value > 255) {
+                    throw new InvalidAttributeException("the type of service is a byte, 0..255, got " + value);
+                }
+                typeOfService = value;
+            }
+            case ACK_TIMEOUT -> {
+                if (space == PortSpace.UDP) {
+                    throw new InvalidAttributeException("the ACK timeout applies to RC IDs, not to an ID of the UDP"
+                        + " port space");
+                }
+                if (value < 0 || value > 31) {
+                    throw new InvalidAttributeException("the ACK timeout is a 5-bit exponent, 0..31, got " + value);
+                }
+                ackTimeout = value;
+            }
+            default -> throw new IllegalStateException("unhandled option " + option);
+        }
+    }
+
+    /**
+     * rdma_resolve_route without an SA: the path MTU; the traffic class is the ID's type of service, and
+     * an ACK timeout set (and not 0) makes the packet life time timeout - 1 ({@code cma_resolve_iboe_route};
+     * IBTA 12.7.34: the ACK timeout is about twice the packet life time).
+     */
     void resolveRoute() {
         Mtu active = dev.device.portActiveMtu();
         pathMtu = active.bytes() < ROUTE_MTU.bytes() ? active : ROUTE_MTU;
+        trafficClass = typeOfService != UNSET ? typeOfService : DEFAULT_ROCE_TOS;
+        packetLifeTime = ackTimeout > 0 ? ackTimeout - 1 : CmTimeouts.PACKET_LIFE_TIME;
     }
 
-    /** The peer as an address vector of this device's port. */
+    /**
+     * The QP's local ACK timeout at RTS: the ID's if set ({@code rdma_init_qp_attr}), else
+     * {@code fromPath}, the path's packet life time + 1 ({@code cm_init_av_by_path}).
+     */
+    int qpAckTimeout(int fromPath) {
+        return ackTimeout != UNSET ? ackTimeout : fromPath;
+    }
+
+    /** The peer as an address vector of this device's port, with the route's traffic class. */
     AddressVector peerAddressVector() {
-        return addressVector(peerGid);
+        return addressVector(peerGid).trafficClass(trafficClass);
     }
 
     /** {@code gid} (the peer's or a group's) as an address vector from this ID's source GID. */

@@ -20,8 +20,6 @@ import io.jroce.verbs.VerbsException;
 final class CmQpTransitions {
     /** librdmacm's QP access at INIT ({@code rdma_init_qp_attr}: remote write, and read for responder resources). */
     private static final int QP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-    /** The path's ACK timeout: packet life time 18 + 1, as the kernel's CM sets the QP's ({@code cm_init_av_by_path}). */
-    private static final int ACK_TIMEOUT = 19;
     /** The RNR NAK timer this side's QP sends (IBTA table 45: 12 = 0.64 ms, rdma_init_qp_attr's default). */
     private static final int MIN_RNR_TIMER = 12;
 
@@ -66,8 +64,9 @@ final class CmQpTransitions {
         qp.modify(rtr);
     }
 
-    static void toRts(QueuePair qp, int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(ACK_TIMEOUT).retryCount(retryCount)
+    /** To RTS with the local ACK {@code timeout}: the path's (packet life time + 1, 19 by default) or the ID's. */
+    static void toRts(QueuePair qp, int sqPsn, int retryCount, int rnrRetry, int initiatorDepth, int timeout) {
+        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCount(retryCount)
             .rnrRetry(rnrRetry).maxRdAtomic(initiatorDepth));
     }
 }

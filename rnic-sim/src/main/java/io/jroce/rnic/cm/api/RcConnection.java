@@ -49,7 +49,8 @@ final class RcConnection {
         CmIdRoute route = id.route;
         ConnectParams cp = new ConnectParams(id.portSpace().serviceId(route.peer.getPort()), route.localGid.toBytes(),
             route.peerGid.toBytes(), id.qp().qpNum(), psn, p.responderResources(), p.initiatorDepth(),
-            clamp(p.retryCount()), clamp(p.rnrRetryCount()), route.pathMtu.enumValue(), privateData);
+            clamp(p.retryCount()), clamp(p.rnrRetryCount()), route.pathMtu.enumValue(), privateData,
+            route.trafficClass, route.packetLifeTime);
         // Before the REQ leaves: its answer may come back before onIo returns.
         id.connecting(() -> route.dev.cm().connect(cp, route.dev));
     }
@@ -75,9 +76,12 @@ final class RcConnection {
                 // within it, the QP runs at the smaller of it and the port's active MTU, as rxe's does.
                 Mtu asked = pathMtuOf(request.pathMtu());
                 Mtu mtu = asked.bytes() < dev.device.portActiveMtu().bytes() ? asked : dev.device.portActiveMtu();
-                toRtr(request.remoteQpn(), mtu, p.responderResources());
+                // cm_format_path_from_req: the QP's GRH takes the REQ's traffic class; the path's packet life
+                // time is the REQ's local ACK timeout - 1 (not below 0), the QP's ACK timeout that + 1
+                // (cm_init_av_by_path), unless the ID set one
+                toRtr(request.remoteQpn(), mtu, p.responderResources(), request.trafficClass());
                 toRts(request.startingPsn(), clamp(request.retryCount()), clamp(request.rnrRetryCount()),
-                    p.initiatorDepth());
+                    p.initiatorDepth(), id.route.qpAckTimeout(Math.max(request.localAckTimeout() - 1, 0) + 1));
             } catch (VerbsException e) {
                 // The CMA's own failure: REJ consumer defined.
                 dev.cm().reject(id.conn, new byte[0]);
@@ -127,8 +131,9 @@ final class RcConnection {
     void onReply(ConnectReply r) {
         CmDevice dev = id.route.dev;
         try {
-            toRtr(r.remoteQpn(), id.route.pathMtu, r.responderResources());
-            toRts(r.startingPsn(), clamp(param.retryCount()), clamp(r.rnrRetryCount()), r.initiatorDepth());
+            toRtr(r.remoteQpn(), id.route.pathMtu, r.responderResources(), id.route.trafficClass);
+            toRts(r.startingPsn(), clamp(param.retryCount()), clamp(r.rnrRetryCount()), r.initiatorDepth(),
+                id.route.qpAckTimeout(id.route.packetLifeTime + 1));
         } catch (VerbsException e) {
             dev.cm().reject(id.conn, new byte[0]);
             dev.untrack(id.conn);
@@ -150,12 +155,13 @@ final class RcConnection {
         return peerParam;
     }
 
-    private void toRtr(int remoteQpn, Mtu mtu, int responderResources) {
-        CmQpTransitions.toRtr(id.qp(), remoteQpn, mtu, responderResources, psn, id.route.peerAddressVector());
+    private void toRtr(int remoteQpn, Mtu mtu, int responderResources, int trafficClass) {
+        CmQpTransitions.toRtr(id.qp(), remoteQpn, mtu, responderResources, psn,
+            id.route.peerAddressVector().trafficClass(trafficClass));
     }
 
-    private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth) {
-        CmQpTransitions.toRts(id.qp(), sqPsn, retryCount, rnrRetry, initiatorDepth);
+    private void toRts(int sqPsn, int retryCount, int rnrRetry, int initiatorDepth, int timeout) {
+        CmQpTransitions.toRts(id.qp(), sqPsn, retryCount, rnrRetry, initiatorDepth, timeout);
     }
 
     private static int clamp(int count) {

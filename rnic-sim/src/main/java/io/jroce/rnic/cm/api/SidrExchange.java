@@ -72,6 +72,7 @@ final class SidrExchange {
             id.events.failed(RdmaCmEventType.ADDR_ERROR, SoftCmId.EINVAL, r.privateData());
             return;
         }
+        // cma_sidr_rep_handler: the address handle from the route, its traffic class included
         id.events.established(r.privateData(), null, new RdmaUdParam(id.route.peerAddressVector(), r.qpn(), r.qKey()));
     }
 }

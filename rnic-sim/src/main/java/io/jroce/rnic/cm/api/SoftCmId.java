@@ -21,9 +21,11 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceBusyException;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.cm.ConnParam;
+import io.jroce.verbs.cm.McJoinFlag;
 import io.jroce.verbs.cm.PortSpace;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
 import io.jroce.verbs.cm.RdmaUdParam;
 
@@ -119,6 +121,13 @@ final class SoftCmId implements RdmaCmId {
         route.resolve(this, portSpace, destination);
         state = CmIdState.ADDR_RESOLVED;
         events.post(RdmaCmEventType.ADDR_RESOLVED, 0, null, null, null, null);
+    }
+
+    @Override
+    public synchronized void setOption(RdmaCmOption option, int value) {
+        Arguments.notNull(option, "option");
+        state.expect(CmIdState.values()); // any state but CLOSED, as the kernel takes it
+        route.setOption(portSpace, option, value);
     }
 
     @Override
@@ -230,8 +239,9 @@ final class SoftCmId implements RdmaCmId {
     }
 
     @Override
-    public synchronized void joinMulticast(InetSocketAddress group) {
+    public synchronized void joinMulticast(InetSocketAddress group, McJoinFlag flag) {
         Arguments.notNull(group, "group");
+        Arguments.notNull(flag, "join flag");
         InetAddress address = group.getAddress();
         if (address == null || !address.isMulticastAddress()) {
             throw new InvalidAttributeException("not a multicast address: " + group);
@@ -244,7 +254,10 @@ final class SoftCmId implements RdmaCmId {
         multicast.checkJoin(address, route);
         // cma_iboe_set_mgid for RoCEv2 (IB_GID_TYPE_ROCE_UDP_ENCAP): ::ffff:<group> for IPv4, the address for IPv6.
         Gid mgid = Gid.of(address);
-        int status = multicast.join(address, mgid, qp, route.dev.device.name());
+        // ucma_process_join attaches no QP for a send-only member, and cma_iboe_join_multicast sends no IGMP
+        // report for it: the device's sockets take no membership.
+        int status = multicast.join(address, mgid, flag == McJoinFlag.SENDONLY_FULLMEMBER ? null : qp,
+            route.dev.device.name());
         events.post(status == 0 ? RdmaCmEventType.MULTICAST_JOIN : RdmaCmEventType.MULTICAST_ERROR, status, null, null, null,
             new RdmaUdParam(route.addressVector(mgid), MULTICAST_QPN, RDMA_UDP_QKEY));
     }
