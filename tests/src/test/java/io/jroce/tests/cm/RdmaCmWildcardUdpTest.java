@@ -210,8 +210,8 @@ class RdmaCmWildcardUdpTest {
     void aDeviceOpenedAfterListenIsListenedOnAndAClosedOneDropsOut() throws Exception {
         RdmaDevice devA = open("srvA", "127.0.0.1");
         RdmaCmId listener = wildcardListener("0.0.0.0", 7302);
-        // Registration queues the listen on the new device's I/O thread before open() returns: the
-        // client's REQ, later on that thread, finds it.
+        // The new device listens before open() returns (a listen queued on its I/O thread instead lost
+        // the race with the client's REQ when the event loop read the socket before it ran its tasks).
         RdmaDevice devB = open("srvB", "127.0.0.3");
         RdmaCmId toB = connect("127.0.0.2", clientDev, "127.0.0.3", 7302);
         RdmaCmId connB = acceptOn(listener, devB, "127.0.0.3", 7302, toB, "to a device opened after listen");

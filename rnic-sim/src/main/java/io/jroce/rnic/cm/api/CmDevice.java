@@ -1,9 +1,9 @@
 package io.jroce.rnic.cm.api;
 
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Random;
 
 import io.jroce.rnic.cm.CmConnection;
@@ -22,14 +22,14 @@ import io.jroce.verbs.ResourceBusyException;
  * One registered device: its {@link ConnectionManager}, made at registration so that the device
  * answers REQs as the kernel does (REJ 8 to a port nobody listens on) before any ID uses it, and
  * the routing of the manager's events to the IDs (listeners by service ID, connections by
- * {@link CmConnection}). The maps are the I/O thread's.
+ * {@link CmConnection}). The I/O thread writes the maps; the listeners may be read anywhere.
  */
 final class CmDevice implements CmEvents {
     final SoftDevice device;
     /** Where this device's CM messages and QP packets go: the peers' RoCE UDP port. */
     final int peerUdpPort;
     private final ConnectionManager cm;
-    private final Map<Long, SoftCmId> listeners = new HashMap<>();
+    private final Map<Long, SoftCmId> listeners = new ConcurrentHashMap<>();
     private final Map<CmConnection, SoftCmId> connections = new IdentityHashMap<>();
     /** librdmacm's per-device PD ({@code cma_device.pd}) for endpoints made without one, and its users. */
     private ProtectionDomain defaultPd;
@@ -98,6 +98,11 @@ final class CmDevice implements CmEvents {
     void listen(long serviceId, SoftCmId id) {
         cm().listen(serviceId, this);
         listeners.put(serviceId, id);
+    }
+
+    /** The ID listening for {@code serviceId} on this device, or null. Any thread. */
+    SoftCmId listener(long serviceId) {
+        return listeners.get(serviceId);
     }
 
     void stopListening(long serviceId) {

@@ -24,7 +24,8 @@ public final class CmDevices {
 
     /**
      * Registers an open device whose peers listen on UDP {@code roceUdpPort}; it leaves the registry when it
-     * closes. The wildcard listeners listen on it too, as {@code cma_add_one} adds them to a new device.
+     * closes. The wildcard listeners listen on it too before this returns, as {@code cma_add_one} adds
+     * them to a new device.
      */
     public static void register(SoftDevice device, int roceUdpPort) {
         CmDevice d = new CmDevice(device, roceUdpPort);
@@ -46,10 +47,6 @@ public final class CmDevices {
     }
 
     /**
-     * {@code cma_listen_on_all}: {@code listener} listens on every device that registers from now on;
-     * returns those registered already, for it to listen on.
-     */
-    /**
      * An application thread is about to wait for CM events: every device in the invoker progress
      * mode hands itself to its fallback thread, which answers the MADs that the event waits for.
      */
@@ -59,6 +56,10 @@ public final class CmDevices {
         }
     }
 
+    /**
+     * {@code cma_listen_on_all}: {@code listener} listens on every device that registers from now on;
+     * returns those registered already, for it to listen on.
+     */
     static synchronized List<CmDevice> listenOnAll(SoftCmId listener) {
         WILDCARD_LISTENERS.add(listener);
         return List.copyOf(DEVICES);

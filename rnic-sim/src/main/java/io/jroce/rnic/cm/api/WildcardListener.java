@@ -52,19 +52,18 @@ final class WildcardListener {
         }
     }
 
-    /** {@code cma_add_one}: a device registered while this wildcard listener listens. Any thread. */
+    /**
+     * {@code cma_add_one}: a device registering while this wildcard listener listens. It listens there
+     * before the device's open returns, as the kernel's {@code cma_add_one} runs {@code cma_listen_on_dev}
+     * before the device is used: the device's socket already receives, and a REQ read before a queued
+     * listen would find no listener (REJ 8), since an event loop reads its socket before it runs the
+     * tasks queued for it.
+     */
     void listenOn(CmDevice d) {
         try {
-            d.device.gsi().execute(() -> {
-                try {
-                    listenOnDevice(d);
-                } catch (IllegalStateException e) {
-                    LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local,
-                        e.getMessage());
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
-            // The device closed at once: nothing to listen on.
+            CmIoThread.runIfOpen(d, () -> listenOnDevice(d));
+        } catch (InvalidStateException e) {
+            LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local, e.getMessage());
         }
     }
 

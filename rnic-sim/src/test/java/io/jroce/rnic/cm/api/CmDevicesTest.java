@@ -1,18 +1,30 @@
 package io.jroce.rnic.cm.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.util.Optional;
 
-import org.junit.jupiter.api.Test;
+import java.net.InetSocketAddress;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.jroce.rnic.ProgressMode;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.cm.PortSpace;
+import io.jroce.verbs.cm.RdmaCmId;
+import io.jroce.verbs.cm.RdmaEventChannel;
 
-/** Address resolution's choice of device: the owner of the address, else the host route's source. */
+/**
+ * Address resolution's choice of device: the owner of the address, else the host route's source; and
+ * the wildcard listeners a device takes on when it registers.
+ */
 class CmDevicesTest {
     private static int freePort() throws Exception {
         try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
@@ -32,6 +44,35 @@ class CmDevicesTest {
             assertSame(routed, CmDevices.reaching(destination).device);
             assertSame(other, CmDevices.reaching(InetAddress.getByName("127.0.0.2")).device, "the owner first");
             assertSame(routed, CmDevices.owning(InetAddress.getByName("127.0.0.1")).device);
+        }
+    }
+
+    /**
+     * A device opened while a wildcard listener listens is listened on when open() returns: its socket
+     * receives already, and a REQ read before the listen was in place got REJ 8 (the listen used to be
+     * queued on the device's I/O thread, whose event loop reads the socket before it runs its tasks).
+     */
+    @ParameterizedTest
+    @EnumSource(ProgressMode.class)
+    void aDeviceOpenedAfterAWildcardListenIsListenedOnWhenOpenReturns(ProgressMode mode) throws Exception {
+        int port = freePort();
+        RdmaEventChannel ch = RdmaCm.createEventChannel();
+        RdmaCmId listener = ch.createId(PortSpace.TCP);
+        try (RdmaDevice first = SoftRnic.builder().name("first").address("127.0.0.1").udpPort(port)
+            .progressMode(mode).open()) {
+            listener.bindAddr(new InetSocketAddress("0.0.0.0", 7391));
+            listener.listen(4);
+            long serviceId = PortSpace.TCP.serviceId(7391);
+            assertSame(listener, CmDevices.owning(InetAddress.getByName("127.0.0.1")).listener(serviceId));
+            try (RdmaDevice later = SoftRnic.builder().name("later").address("127.0.0.3").udpPort(port)
+                .progressMode(mode).open()) {
+                assertSame(listener, CmDevices.owning(InetAddress.getByName("127.0.0.3")).listener(serviceId),
+                    "listened on before open() returned");
+            }
+            listener.close();
+            assertNull(CmDevices.owning(InetAddress.getByName("127.0.0.1")).listener(serviceId), "stopped");
+        } finally {
+            ch.close();
         }
     }
 }
