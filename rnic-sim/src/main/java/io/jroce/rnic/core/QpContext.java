@@ -48,6 +48,8 @@ final class QpContext {
      * the Communication Established event (IBTA 11.6.3.1). I/O thread.
      */
     boolean commEstablishedPending;
+    /** Queued in the device's {@link TransmitBudget}, which alone sets and clears it. I/O thread. */
+    boolean waitingForBudget;
 
     QpContext(int qpn, QpType type, ProtectionDomain pd, WorkQueueRing<SendWqe> sq, WorkQueueRing<RecvWqe> rq,
               ReceiveQueue srq, CompletionSink sendCq, CompletionSink recvCq) {

@@ -2,11 +2,15 @@ package io.jroce.rnic.core;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RoceTransport;
@@ -31,6 +35,7 @@ import io.jroce.verbs.TransportException;
 
 /** A simulated RNIC with one port: the root of its resources, bound to one transport and I/O thread. */
 public final class SoftDevice implements RdmaDevice {
+    private static final Logger LOG = LoggerFactory.getLogger(SoftDevice.class);
     private final String name;
     private final List<Gid> gids;
     private final Mtu activeMtu;
@@ -430,6 +435,15 @@ public final class SoftDevice implements RdmaDevice {
                 + " completion channel(s); close them first");
         }
         closed = true;
+        if (LOG.isDebugEnabled()) {
+            Map<String, Long> nonZero = new LinkedHashMap<>();
+            counters.snapshot().forEach((k, v) -> {
+                if (v != 0) {
+                    nonZero.put(k, v);
+                }
+            });
+            LOG.debug("device {} closes; its counters that are not 0: {}", name, nonZero);
+        }
         closeHooks.forEach(Runnable::run);
         // The port goes down with the device; delivered before the I/O thread stops.
         try {

@@ -2,6 +2,7 @@ package io.jroce.tests.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Main;
 
 import java.io.ByteArrayOutputStream;
@@ -187,7 +188,7 @@ class CmToolsTwinsRxeTest {
         static Run client(ExecutorService pool, RxePeer guest, Predicate<String> refused, String... args)
             throws Exception {
             Run r = null;
-            for (int attempt = 0; attempt < 600; attempt++) {
+            for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                 r = start(pool, args);
                 int s = r.await();
                 if (s == 0 || !refused.test(r.text())) {

@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.jroce.testsupport.StartupGuard;
+
 /**
  * {@code jroce cmtime} against librdmacm's cmtime (rdma-core v44) on real rxe in one guest, both
  * roles, over IPv4 and IPv6, 50 connections each: the guest's clients connect to jroce servers on the
@@ -67,7 +69,7 @@ class CmtimeTwinRxeTest {
                 for (String server : List.of(guest.ipv4(),
                     guest.ipv6().orElseThrow(() -> new AssertionError("no IPv6 in the guest")))) {
                     JroceCommand.Result client = null;
-                    for (int attempt = 0; attempt < 300; attempt++) {
+                    for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                         client = JroceCommand.start(clients, "cmtime", "-s", server, "-c", CONNECTIONS).await(RUN);
                         if (!client.transcript().contains("RDMA_CM_EVENT_REJECTED, error: 8")) {
                             break; // the guest's server does not listen yet: a start-up guard

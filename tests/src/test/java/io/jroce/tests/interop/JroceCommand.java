@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Main;
 
 import java.io.ByteArrayOutputStream;
@@ -33,7 +34,7 @@ final class JroceCommand {
 
     /**
      * Runs a client command line until it gets past "Couldn't connect to" (its server, in a guest
-     * that is still booting, does not listen yet): up to 30 times, 1 s apart. A guard, not a pace.
+     * that is still booting, does not listen yet): 1 s apart within the {@link StartupGuard}, not a pace.
      */
     static Result runWhileRefused(ExecutorService pool, Duration guard, String... args) throws Exception {
         Result r = null;
@@ -53,7 +54,7 @@ final class JroceCommand {
      * bound. Each run is given a second to fail. A guard, not a pace.
      */
     static JroceCommand startWhileAddressTentative(ExecutorService pool, String... args) throws Exception {
-        for (int attempt = 0; attempt < 60; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             JroceCommand c = start(pool, args);
             Thread.sleep(1000);
             if (!c.outputSoFar().contains("cannot open device")) {

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.jroce.tests.interop.PerftestRxeTest.Step;
+import io.jroce.testsupport.StartupGuard;
 
 /**
  * The harness of the perftest interop tests ({@link PerftestRxeTest}, {@link PerftestCmRxeTest}): a
@@ -128,7 +129,7 @@ final class PerftestLab implements AutoCloseable {
     /**
      * Step k with the guest as server: once its begin line shows, jroce's client runs, again while its
      * transcript says {@code notYet} (the guest's server prints its begin line a moment before it
-     * listens), up to 30 times 1 s apart, a hung run cancelled; captured on the guest's tap0 into
+     * listens), 1 s apart within the {@link StartupGuard}, a hung run cancelled; captured on the guest's tap0 into
      * {@code pcap} unless null (jroce's GSO datagrams are cut into packets there, see RoceCapture).
      */
     Outcome jroceClient(int k, List<String> args, String notYet, Path pcap) throws Exception {
@@ -147,7 +148,7 @@ final class PerftestLab implements AutoCloseable {
 
     private JroceCommand.Result runWhile(List<String> args, String notYet) throws Exception {
         JroceCommand.Result r = null;
-        for (int attempt = 1; attempt <= 30; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             JroceCommand c = JroceCommand.start(pool, args.toArray(String[]::new));
             try {
                 r = c.await(STEP);

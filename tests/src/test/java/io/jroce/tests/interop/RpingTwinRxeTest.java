@@ -15,6 +15,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.jroce.testsupport.StartupGuard;
+
 /**
  * {@code jroce rping} on this host against librdmacm's rping (rdma-core v44) on real rxe in one
  * guest, over IPv4 and IPv6, both roles, speaking rping's whole protocol: the RDMA CM connection,
@@ -102,7 +104,7 @@ class RpingTwinRxeTest {
      */
     private static JroceCommand.Result client(ExecutorService pool, RxePeer guest, String... args) throws Exception {
         JroceCommand.Result r = null;
-        for (int attempt = 0; attempt < 600; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             r = JroceCommand.start(pool, rping(args)).await(RUN);
             String t = r.transcript();
             if (r.status() == 0 || !(t.contains("RDMA_CM_EVENT_REJECTED") || t.contains("cannot open device"))) {
@@ -119,7 +121,7 @@ class RpingTwinRxeTest {
     /** A jroce server, started again while the host cannot bind its IPv6 address yet. */
     private static JroceCommand.Result server(ExecutorService pool, RxePeer guest, String... args) throws Exception {
         JroceCommand.Result r = null;
-        for (int attempt = 0; attempt < 600; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             r = JroceCommand.start(pool, rping(args)).await(RUN);
             if (r.status() == 0 || !r.transcript().contains("cannot open device")) {
                 return r;

@@ -1,5 +1,6 @@
 package io.jroce.tests.perftest;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Commands;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -35,7 +36,7 @@ public final class TwinPair {
             Future<Side> server = pool.submit(() -> run(args(tool, tcp, "127.0.0.1", udpServer, udpClient, null, options)));
             Side client = null;
             // The server needs a moment to listen; the client retries until it is there.
-            for (int attempt = 0; attempt < 200; attempt++) {
+            for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                 Thread.sleep(100);
                 client = run(args(tool, tcp, "127.0.0.2", udpClient, udpServer, "127.0.0.1", options));
                 if (!client.err.contains("Couldn't connect")) {

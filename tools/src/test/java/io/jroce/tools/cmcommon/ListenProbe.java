@@ -3,6 +3,8 @@ package io.jroce.tools.cmcommon;
 import static io.jroce.tools.cmcommon.TwinAddresses.CLIENT;
 import static io.jroce.tools.cmcommon.TwinAddresses.PROBE;
 
+import io.jroce.testsupport.StartupGuard;
+
 /**
  * Tells when a twin's server listens, without taking one of its connections (which a client run
  * again while refused could, when the listener comes up between a ucmatose client's REQs).
@@ -23,7 +25,7 @@ public final class ListenProbe {
     public static void awaitListening(TwinSide server, String startLine, String udp, String port, String portSpace)
         throws Exception {
         server.awaitOutLine(startLine);
-        for (int attempt = 0; attempt < 200; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             try (TwinSide probe = TwinSide.start("ucmatose", "-s", PROBE, "-b", CLIENT, "-S", "0", "-p", port, "-P",
                 portSpace, "--udp-port", udp)) {
                 probe.await();

@@ -1,5 +1,6 @@
 package io.jroce.tools.cmcommon;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -36,12 +37,12 @@ public final class TwinSide implements AutoCloseable {
 
     /**
      * Starts {@code jroce line...} and runs it again while {@code refused} says its server did not
-     * listen yet (a single-connection client refused with REJ 8): up to 100 times, 50 ms apart. A
-     * guard for the start-up, not a pace.
+     * listen yet (a single-connection client refused with REJ 8): 50 ms apart, within the start-up
+     * guard ({@link StartupGuard}), not a pace.
      */
     public static TwinSide startAgainWhile(Predicate<TwinSide> refused, String... line) throws Exception {
         TwinSide side = null;
-        for (int attempt = 0; attempt < 100; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             side = start(line);
             side.await();
             if (!refused.test(side)) {

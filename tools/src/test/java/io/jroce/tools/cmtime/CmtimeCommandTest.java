@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.rnic.SoftRnic;
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.Main;
 import io.jroce.verbs.RdmaDevice;
@@ -69,7 +70,7 @@ class CmtimeCommandTest {
             "--udp-port", udp}, print, print));
         try {
             CommandRunner client = null;
-            for (int attempt = 0; attempt < 100; attempt++) {
+            for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                 client = CommandRunner.run("cmtime", "-s", SERVER, "-b", CLIENT, "-c", "20", "-p", "7480", "--udp-port",
                     udp);
                 if (!client.out().contains("RDMA_CM_EVENT_REJECTED, error: 8")) {

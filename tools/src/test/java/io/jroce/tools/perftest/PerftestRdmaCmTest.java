@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Main;
 import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.perftest.report.BwRow;
@@ -268,7 +269,7 @@ class PerftestRdmaCmTest {
                 Side c = null;
                 // Until the server listens its device answers REJ 8, which perftest's client reports as
                 // "Unexpected CM event bl blka 8": run it again, a guard for the start-up, not a pace.
-                for (int attempt = 0; attempt < 200; attempt++) {
+                for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                     c = run(clientArgs);
                     if (!c.err.contains("Unexpected CM event bl blka 8")) {
                         break;

@@ -5,6 +5,7 @@ import static io.jroce.tools.cmcommon.TwinAddresses.SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.cmcommon.TwinAddresses;
 import io.jroce.tools.cmcommon.TwinSide;
 import java.net.InetAddress;
@@ -244,7 +245,7 @@ class RpingCommandTest {
         String udp = Integer.toString(TwinAddresses.freeUdpPort());
         try (TwinSide server = rping("-s", "-a", SERVER, "--udp-port", udp)) {
             TwinSide forever = null;
-            for (int attempt = 0; attempt < 100 && forever == null; attempt++) {
+            for (StartupGuard guard = StartupGuard.start(); guard.waiting() && forever == null; ) {
                 TwinSide c = rping("-c", "-v", "-V", "-a", SERVER, "-I", CLIENT, "--udp-port", udp);
                 while (!c.isDone() && !c.out().contains("ping data: ")) {
                     Thread.sleep(10); // a condition wait: its first ping, or its end (REJ 8 before the server listens)

@@ -1,5 +1,6 @@
 package io.jroce.tools.udaddy;
 
+import io.jroce.testsupport.StartupGuard;
 import io.jroce.tools.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -37,12 +38,12 @@ final class UdaddySide implements AutoCloseable {
 
     /**
      * A client run again while its server does not listen yet (the server's device answers the
-     * SIDR_REQ with status 1, UNREACHABLE): up to 100 times, 50 ms apart. A guard for the start-up,
-     * not a pace.
+     * SIDR_REQ with status 1, UNREACHABLE): 50 ms apart within the start-up guard
+     * ({@link StartupGuard}), not a pace.
      */
     static UdaddySide clientWhileUnreachable(String... args) throws Exception {
         UdaddySide c = null;
-        for (int attempt = 0; attempt < 100; attempt++) {
+        for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
             c = start(args);
             if (c.await() == 0 || !c.out().contains("RDMA_CM_EVENT_UNREACHABLE, error: 1")) {
                 return c;
