@@ -91,8 +91,8 @@ public final class InvokerIoContext implements IoContext {
 
     /**
      * Runs {@code task} as the owner: at once on the calling thread when the device is free (a post
-     * builds its packets before it returns; see {@link #afterTask} for when they leave), else after
-     * the current owner's work, before it lets go. Never blocks.
+     * sends its packets before it returns), else after the current owner's work, before it lets go.
+     * Never blocks.
      *
      * @throws RejectedExecutionException once the device is closed
      */
@@ -130,25 +130,9 @@ public final class InvokerIoContext implements IoContext {
             }
             runTasks();
             runSafely(task);
-            afterTask(System.nanoTime());
+            maintenance(System.nanoTime());
         } finally {
             release();
-        }
-    }
-
-    /**
-     * After a task run on the calling thread (a post's requester work): due timers, and the flush
-     * unless an application thread progresses the device: then what the task sent waits for that
-     * thread's next {@link #progress} (its poll right after the post), so that a run of posts
-     * leaves in one system call instead of one each, as a doorbell per batch. The wait is bounded:
-     * a full send queue flushes itself, and once no application thread has progressed the device
-     * for the fallback window the fallback thread's round flushes, as a post does from then on.
-     */
-    private void afterTask(long now) {
-        timers(now);
-        long last = lastApplicationNs;
-        if (last == 0 || now - last >= fallbackAfterNs) {
-            transport.flush();
         }
     }
 

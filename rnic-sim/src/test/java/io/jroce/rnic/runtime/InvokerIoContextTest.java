@@ -185,44 +185,4 @@ class InvokerIoContextTest {
         fallback.join(TimeUnit.SECONDS.toMillis(DEADLINE_S));
         assertFalse(fallback.isAlive(), "the fallback thread ended once it had the closed device");
     }
-
-    /**
-     * A post (a task run at once on the caller's thread) flushes what it sent unless an application
-     * thread progresses the device: then the flush waits for that thread's next progress(), so that
-     * a batch of posts leaves in one system call. Without a poller (before the first progress(), or
-     * after a hand-over) and once the fallback window has passed, it flushes at once. The windows
-     * are an hour and zero, so nothing here depends on timing.
-     */
-    @Test
-    void aPostFlushesAtOnceUnlessAPollerWillFlushItWithinTheFallbackWindow() {
-        MemoryPipe p = new MemoryPipe("10.0.0.3", "10.0.0.4");
-        InvokerIoContext polled = new InvokerIoContext(TICK_NS, p.a, TimeUnit.HOURS.toNanos(1));
-        InvokerIoContext quiet = new InvokerIoContext(TICK_NS, p.b, 0);
-        try {
-            p.a.start((packet, offset, length, src, srcPort, dst) -> { });
-            p.b.start((packet, offset, length, src, srcPort, dst) -> { });
-            polled.execute(() -> { });
-            assertEquals(1, p.a.flushes.get(), "no thread has polled yet: the post flushes");
-
-            polled.progress();
-            int afterPoll = p.a.flushes.get();
-            polled.execute(() -> { });
-            polled.execute(() -> { });
-            assertEquals(afterPoll, p.a.flushes.get(), "a thread polls: the posts wait for its next poll");
-            polled.progress();
-            assertEquals(afterPoll + 1, p.a.flushes.get(), "the poll flushes them in one call");
-
-            polled.handOver();
-            polled.execute(() -> { });
-            assertEquals(afterPoll + 2, p.a.flushes.get(), "the poller handed over (it blocks): the post flushes");
-
-            quiet.progress();
-            int quietAfterPoll = p.b.flushes.get();
-            quiet.execute(() -> { });
-            assertEquals(quietAfterPoll + 1, p.b.flushes.get(), "the fallback window (0) has passed: the post flushes");
-        } finally {
-            polled.close();
-            quiet.close();
-        }
-    }
 }

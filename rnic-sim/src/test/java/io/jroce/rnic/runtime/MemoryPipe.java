@@ -2,7 +2,6 @@ package io.jroce.rnic.runtime;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -39,8 +38,6 @@ final class MemoryPipe {
         volatile Thread lastReader;
         /** True while a thread waits in {@link #await} without watching the sockets. */
         volatile boolean sleepingUnwatched;
-        /** Calls of {@link #flush} (datagrams are delivered at once: only when the owner flushes is counted). */
-        final AtomicInteger flushes = new AtomicInteger();
         private final ConcurrentLinkedQueue<Datagram> inbound = new ConcurrentLinkedQueue<>();
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition signal = lock.newCondition();
@@ -71,7 +68,6 @@ final class MemoryPipe {
 
         @Override
         public void flush() {
-            flushes.incrementAndGet();
         }
 
         @Override
