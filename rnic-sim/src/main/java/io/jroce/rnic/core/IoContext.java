@@ -1,6 +1,7 @@
 package io.jroce.rnic.core;
 
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 /**
  * The single thread that owns an RNIC's protocol state, and the clock it reads. Verbs calls from
@@ -34,5 +35,23 @@ public interface IoContext {
      * hands it to its fallback thread at once. Nothing for a context with an I/O thread of its own.
      */
     default void handOver() {
+    }
+
+    /**
+     * Whether {@link #nowNs} is a virtual clock that the calling thread drives (the thread that runs
+     * a simulated fabric): its blocking wait must then run that clock ({@link #runUntil}) rather
+     * than sleep in real time, in which nothing would ever arrive.
+     */
+    default boolean virtualTime() {
+        return false;
+    }
+
+    /**
+     * On a {@link #virtualTime virtual clock}: runs it until {@code ready} holds or {@code timeoutNs}
+     * of its time have passed; true when ready. Throws a typed exception saying why when the caller
+     * cannot run it (it is inside the clock's own run).
+     */
+    default boolean runUntil(BooleanSupplier ready, long timeoutNs) {
+        throw new UnsupportedOperationException("this context runs on the real clock");
     }
 }

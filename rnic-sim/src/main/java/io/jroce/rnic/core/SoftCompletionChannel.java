@@ -75,6 +75,11 @@ final class SoftCompletionChannel implements CompletionChannel {
         Arguments.notNull(unit, "time unit");
         long remaining = unit.toNanos(timeout);
         device().progress(); // the invoker mode: what already arrived may fire the CQ
+        if (device().virtualTime() && remaining > 0) {
+            // A simulated fabric's clock moves only while its thread runs it: wait by running it.
+            device().runUntil(this::hasEvents, remaining);
+            remaining = 0;
+        }
         lock.lockInterruptibly();
         try {
             ensureOpen();
@@ -91,6 +96,15 @@ final class SoftCompletionChannel implements CompletionChannel {
             SoftCq cq = events.pollFirst();
             cq.unackedEvents++;
             return cq;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean hasEvents() {
+        lock.lock();
+        try {
+            return !events.isEmpty() || closed;
         } finally {
             lock.unlock();
         }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +150,16 @@ public final class SoftDevice implements RdmaDevice {
      */
     public void handOver() {
         io.handOver();
+    }
+
+    /** Whether the device runs on a virtual clock that a blocking wait must run ({@link IoContext#virtualTime}). */
+    boolean virtualTime() {
+        return io.virtualTime();
+    }
+
+    /** Runs the device's virtual clock until {@code ready} or {@code timeoutNs} of its time ({@link IoContext#runUntil}). */
+    boolean runUntil(BooleanSupplier ready, long timeoutNs) {
+        return io.runUntil(ready, timeoutNs);
     }
 
     /** Called by a CQ poll that found nothing: the application waits for this device's I/O thread. */

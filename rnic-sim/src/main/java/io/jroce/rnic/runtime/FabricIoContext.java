@@ -1,14 +1,20 @@
 package io.jroce.rnic.runtime;
 
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 import io.jroce.rnic.core.IoContext;
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.verbs.InvalidStateException;
 import io.jroce.verbs.VerbsException;
 
 /**
  * The I/O thread of a device on a {@link SimulatedFabric} is whichever thread runs the fabric (the
- * test's); time is the fabric's virtual clock.
+ * test's); time is the fabric's virtual clock. A blocking wait of that thread (a blocking poll, a
+ * completion channel's getEvent) runs the fabric until what it waits for arrives, in the fabric's
+ * time, instead of sleeping out a real-time timeout in which nothing moves the fabric; inside the
+ * fabric's own run it is refused. Another thread's wait stays a real-time one: the fabric's thread
+ * produces what it waits for.
  */
 public final class FabricIoContext implements IoContext {
     private final SimulatedFabric fabric;
@@ -44,5 +50,20 @@ public final class FabricIoContext implements IoContext {
     @Override
     public long nowNs() {
         return fabric.nowNs();
+    }
+
+    /** The fabric's clock, when the caller drives it ({@link SimulatedFabric#drivenByCurrentThread}). */
+    @Override
+    public boolean virtualTime() {
+        return fabric.drivenByCurrentThread();
+    }
+
+    @Override
+    public boolean runUntil(BooleanSupplier ready, long timeoutNs) {
+        if (fabric.running()) {
+            throw new InvalidStateException("a blocking wait inside the simulated fabric's own run (a task, a"
+                + " handler or a listener it called) cannot run the fabric again: poll without blocking there");
+        }
+        return fabric.runUntil(ready, timeoutNs);
     }
 }

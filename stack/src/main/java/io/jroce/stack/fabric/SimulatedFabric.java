@@ -53,6 +53,10 @@ public final class SimulatedFabric {
     private long nowNs;
     private long sequence;
     private Thread owner;
+    /** The thread that built the fabric: the one expected to run it, until one does. */
+    private final Thread creator = Thread.currentThread();
+    /** How deep the owner is in {@link #runUntil}: a blocking wait must not run the fabric within itself. */
+    private int running;
 
     /**
      * A fabric with seed 0 and a trace of {@link Builder#DEFAULT_TRACE_CAPACITY} events.
@@ -185,6 +189,15 @@ public final class SimulatedFabric {
         return owner == null || owner == Thread.currentThread();
     }
 
+    /**
+     * Whether the caller drives the fabric's clock: the thread that runs it, or until one has, the
+     * thread that built it. A blocking wait of that thread must run the fabric; another thread's
+     * waits in real time for what the driving thread produces.
+     */
+    public boolean drivenByCurrentThread() {
+        return (owner != null ? owner : creator) == Thread.currentThread();
+    }
+
     /** Called every time the clock advances (a device's timer tick). */
     public void addTicker(Runnable ticker) {
         tickers.add(ticker);
@@ -249,6 +262,20 @@ public final class SimulatedFabric {
      */
     public boolean runUntil(BooleanSupplier done, long maxNs) {
         owner = Thread.currentThread();
+        running++;
+        try {
+            return run(done, maxNs);
+        } finally {
+            running--;
+        }
+    }
+
+    /** Whether the caller is inside {@link #runUntil} (a task, delivery or ticker it runs). */
+    public boolean running() {
+        return running > 0 && owner == Thread.currentThread();
+    }
+
+    private boolean run(BooleanSupplier done, long maxNs) {
         long limit = nowNs + maxNs;
         while (!done.getAsBoolean()) {
             if (!tasks.isEmpty()) {
