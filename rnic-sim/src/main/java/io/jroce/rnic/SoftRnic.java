@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
+import io.jroce.rnic.events.ProtocolEvents;
 import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
 import io.jroce.rnic.runtime.DelayedSends;
@@ -78,6 +79,7 @@ public final class SoftRnic {
         private boolean gro = Configuration.gro();
         private boolean busyPoll = Configuration.busyPoll();
         private long memoryBudget = Configuration.memoryBudget();
+        private ProtocolEvents protocolEvents;
         private ProgressMode progressMode = Configuration.progressMode();
         private long fallbackAfterNs = TimeUnit.MICROSECONDS.toNanos(Configuration.invokerFallbackAfterUs());
 
@@ -173,6 +175,20 @@ public final class SoftRnic {
         }
 
         /**
+         * Who hears of the device's protocol events: QP state changes, NAKs sent and received,
+         * retransmissions and their cause, RNR waits, drops with their reason. Default:
+         * {@link ProtocolEvents#logging}, SLF4J debug lines under {@code io.jroce.rnic.protocol}.
+         */
+        public Builder protocolEvents(ProtocolEvents events) {
+            this.protocolEvents = Arguments.notNull(events, "protocol events");
+            return this;
+        }
+
+        private ProtocolEvents events() {
+            return protocolEvents != null ? protocolEvents : ProtocolEvents.logging(name);
+        }
+
+        /**
          * Which thread does the device's work (default {@code -Djroce.progress}, else
          * {@link ProgressMode#EVENT_LOOP}): its own I/O thread, or in {@link ProgressMode#INVOKER}
          * the application's threads as they poll, post and call {@link RdmaDevice#progress()},
@@ -252,7 +268,7 @@ public final class SoftRnic {
             }
             RoceTransport finalWire = wire;
             SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
-                memoryBudget));
+                memoryBudget, events()));
             device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.
@@ -313,7 +329,7 @@ public final class SoftRnic {
             SoftDevice device;
             try {
                 device = SoftDevice.open(name, gids, activeMtu, new OwnedTransport(transport, io), io, counters,
-                    memoryBudget);
+                    memoryBudget, events());
             } catch (RuntimeException e) {
                 transport.close();
                 if (delayed != null) {
@@ -341,7 +357,7 @@ public final class SoftRnic {
             Counters counters = new Counters();
             FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);
             SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters,
-                memoryBudget);
+                memoryBudget, events());
             fabric.addTicker(device::onTimer);
             return device;
         }

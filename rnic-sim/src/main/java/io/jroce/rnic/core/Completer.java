@@ -1,5 +1,6 @@
 package io.jroce.rnic.core;
 
+import io.jroce.rnic.events.RetransmitCause;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.AethFlyweight;
 import io.jroce.stack.wire.AethKind;
@@ -53,6 +54,7 @@ final class Completer {
                 // Everything before the NAKed PSN was received (IBTA 9.7.5.2.8).
                 acknowledged(Psn.add(psn, -1), nowNs);
                 ctx.counters.increment(Counter.RCVD_RNR_ERR);
+                ctx.events.nakReceived(qp.qpn, psn, aeth.syndrome());
                 if (!s.hasOutstanding()) {
                     return;
                 }
@@ -66,6 +68,8 @@ final class Completer {
                 }
                 s.goBackTo(psn);
                 s.waitForRnr(nowNs, aeth.rnrTimer());
+                ctx.events.rnrWait(qp.qpn, psn, s.rnrResumeNs - nowNs);
+                ctx.events.retransmission(qp.qpn, psn, RetransmitCause.RNR_NAK, qp.rnrRetry == 7 ? -1 : s.rnrRetriesLeft);
             }
             case NAK -> onNak(p, psn, aeth, nowNs);
             default -> ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
@@ -81,6 +85,7 @@ final class Completer {
             ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);
             return;
         }
+        ctx.events.nakReceived(qp.qpn, psn, aeth.syndrome());
         acknowledged(Psn.add(psn, -1), nowNs);
         if (!s.hasOutstanding()) {
             return;
@@ -91,6 +96,7 @@ final class Completer {
                 ctx.counters.increment(Counter.RCVD_SEQ_ERR);
                 if (!s.alreadyGoingBackTo(psn) && consumeRetry()) {
                     s.goBackTo(psn);
+                    ctx.events.retransmission(qp.qpn, psn, RetransmitCause.NAK_SEQUENCE_ERROR, s.retriesLeft);
                 }
             }
             case INVALID_REQUEST -> fail(wqeOwning(psn), WcStatus.REM_INV_REQ_ERR);
@@ -119,6 +125,7 @@ final class Completer {
             if (!s.alreadyGoingBackTo(expected)) {
                 ctx.counters.increment(Counter.RCVD_SEQ_ERR);
                 s.goBackTo(expected);
+                ctx.events.retransmission(qp.qpn, expected, RetransmitCause.IMPLIED_NAK, s.retriesLeft);
             }
             return;
         }
@@ -189,6 +196,7 @@ final class Completer {
                         int retry = s.firstUnackedPsn(w);
                         if (!s.alreadyGoingBackTo(retry)) {
                             s.goBackTo(retry);
+                            ctx.events.retransmission(qp.qpn, retry, RetransmitCause.IMPLIED_NAK, s.retriesLeft);
                         }
                     }
                     break;
@@ -287,7 +295,9 @@ final class Completer {
     void fail(SendWqe w, WcStatus status) {
         WorkQueueRing<SendWqe> sq = qp.sq;
         // The state changes first, so that whoever polls the error completion sees the QP in ERR.
+        QpState from = qp.state;
         qp.state = QpState.ERR;
+        ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
         // Completions stay in order: earlier WQEs complete first, successfully only if they are done.
         while (w != null && !sq.isEmpty() && sq.at(sq.head()) != w) {
             complete(sq.at(sq.head()), isDone(sq.at(sq.head())) ? WcStatus.SUCCESS : WcStatus.WR_FLUSH_ERR);

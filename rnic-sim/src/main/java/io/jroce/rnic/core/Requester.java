@@ -1,5 +1,6 @@
 package io.jroce.rnic.core;
 
+import io.jroce.rnic.events.RetransmitCause;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.Psn;
@@ -299,7 +300,9 @@ final class Requester {
             return;
         }
         s.goingBack = false; // a timeout always goes back, whatever was asked before
-        s.goBackTo(s.firstUnackedPsn(qp.sq.at(qp.sq.head())));
+        int from = s.firstUnackedPsn(qp.sq.at(qp.sq.head()));
+        s.goBackTo(from);
+        ctx.events.retransmission(qp.qpn, from, RetransmitCause.TIMEOUT, s.retriesLeft);
         s.armTimer(nowNs);
         ctx.scheduler.schedule(qp);
     }

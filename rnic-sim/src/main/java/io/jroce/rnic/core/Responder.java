@@ -121,6 +121,7 @@ final class Responder {
             if (!sequenceNakSent) {
                 sequenceNakSent = true;
                 respond(expectedPsn, AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR));
+                ctx.events.nakSent(qp.qpn, expectedPsn, AethSyndrome.nak(NakCode.PSN_SEQUENCE_ERROR));
             }
             return;
         }
@@ -580,6 +581,7 @@ final class Responder {
             }
             ctx.counters.increment(Counter.SEND_RNR_ERR);
             respond(psn, AethSyndrome.rnrNak(qp.minRnrTimer));
+            ctx.events.nakSent(qp.qpn, psn, AethSyndrome.rnrNak(qp.minRnrTimer));
             return false;
         }
         recvWqe = r;
@@ -635,12 +637,15 @@ final class Responder {
             abandonMessage(); // a receive WQE it took stays for the next message
             return;
         }
+        QpState from = qp.state;
         qp.state = QpState.ERR;
+        ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
         responses.clear(); // the QP is in error: nothing queued goes out, the NAK goes now
         if (recvWqe != null && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }
         ctx.sender.nak(qp, psn, code, msn);
+        ctx.events.nakSent(qp.qpn, psn, AethSyndrome.nak(code));
         errors.enterError();
     }
 }

@@ -10,6 +10,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.jroce.rnic.events.ProtocolEvents;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RocePacketHandler;
@@ -45,13 +46,14 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     private final Gsi gsi;
     private final MulticastGroups multicast = new MulticastGroups();
 
-    RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys, List<Gid> gids) {
+    RnicEngine(IoContext io, RoceTransport transport, Counters counters, KeyTable keys, List<Gid> gids,
+               ProtocolEvents events) {
         this.io = io;
         this.counters = counters;
         this.sender = new PacketSender(transport, counters);
         this.gsi = new Gsi(io, sender, counters, gids);
         this.context = new RnicContext(counters, keys, sender,
-            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this, new ResponsePacer(this::requestDrain));
+            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this, new ResponsePacer(this::requestDrain), events);
     }
 
     /** The device's QP1, alive as long as the engine. */

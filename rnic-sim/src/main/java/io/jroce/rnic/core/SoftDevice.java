@@ -13,8 +13,10 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.jroce.rnic.events.ProtocolEvents;
 import io.jroce.stack.stats.Counters;
 import io.jroce.stack.transport.RoceTransport;
+import io.jroce.verbs.Arguments;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventListener;
 import io.jroce.verbs.AsyncEventType;
@@ -63,7 +65,7 @@ public final class SoftDevice implements RdmaDevice {
     private final List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private SoftDevice(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
-                       Counters counters, long memoryBudget) {
+                       Counters counters, long memoryBudget, ProtocolEvents events) {
         this.name = name;
         this.memory = new MemoryBudget(name, memoryBudget);
         this.counters = counters;
@@ -71,7 +73,8 @@ public final class SoftDevice implements RdmaDevice {
         this.activeMtu = activeMtu;
         this.transport = transport;
         this.io = io;
-        this.engine = new RnicEngine(io, transport, counters, keys, this.gids);
+        counters.dropListener(events);
+        this.engine = new RnicEngine(io, transport, counters, keys, this.gids, events);
         this.gsi = engine.gsi();
         this.asyncEvents = new AsyncEvents(io, name);
     }
@@ -82,16 +85,18 @@ public final class SoftDevice implements RdmaDevice {
      * @param gids     the GID table: one entry per local address the transport serves
      * @param counters the device's counters, shared with the transport so that its drops count too
      * @param memoryBudget the heap bytes its QPs', SRQs' and CQs' queues may take ({@link MemoryBudget})
+     * @param events   who hears of the protocol's events and drops ({@link ProtocolEvents#logging} by default)
      */
     public static SoftDevice open(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
-                                  Counters counters, long memoryBudget) {
+                                  Counters counters, long memoryBudget, ProtocolEvents events) {
         if (gids.isEmpty() || gids.size() > DeviceLimits.GID_TABLE_LENGTH) {
             throw new InvalidAttributeException("a device needs 1.." + DeviceLimits.GID_TABLE_LENGTH + " GIDs, got " + gids.size());
         }
         if (memoryBudget <= 0) {
             throw new InvalidAttributeException("a device's memory budget must be positive, got " + memoryBudget);
         }
-        SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters, memoryBudget);
+        SoftDevice device = new SoftDevice(name, gids, activeMtu, transport, io, counters, memoryBudget,
+            Arguments.notNull(events, "protocol events"));
         transport.start(device.engine);
         // Held for the first listener: nobody can have set one yet (see AsyncEvents).
         device.raiseAsyncEvent(new AsyncEvent(AsyncEventType.PORT_ACTIVE, null, 1));

@@ -223,6 +223,9 @@ final class SoftQp implements QueuePair {
         }
         QpState from = t.state;
         t.state = to;
+        if (to != from) {
+            device.engine().context().events.qpStateChanged(qpn, from, to);
+        }
         if (to == QpState.RTR && from != QpState.RTR && type != QpType.UD) {
             t.commEstablishedPending = true;
         }

@@ -37,6 +37,8 @@ final class EngineRig {
     static final int MTU = 256;
 
     final Counters counters = new Counters();
+    /** Every protocol event of the rig's engines, and the drops counted. */
+    final RecordingProtocolEvents events = new RecordingProtocolEvents();
     final KeyTable keys = new KeyTable();
     final RecordingTransport transport = new RecordingTransport();
     final List<QpContext> scheduled = new ArrayList<>();
@@ -56,7 +58,8 @@ final class EngineRig {
 
     EngineRig(int budgetPackets) {
         budget = new TransmitBudget(budgetPackets, scheduler);
-        ctx = new RnicContext(counters, keys, new PacketSender(transport, counters), budget, scheduler, pacer);
+        counters.dropListener(events);
+        ctx = new RnicContext(counters, keys, new PacketSender(transport, counters), budget, scheduler, pacer, events);
         WorkQueueRing<SendWqe> sq = new WorkQueueRing<>(16, () -> new SendWqe(1, 4096));
         WorkQueueRing<RecvWqe> rq = new WorkQueueRing<>(16, () -> new RecvWqe(1));
         qp = new QpContext(QPN, QpType.RC, pd, sq, rq, null, sendCq, recvCq);

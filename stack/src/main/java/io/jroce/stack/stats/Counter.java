@@ -105,9 +105,16 @@ public enum Counter {
     DROP_INTERNAL_ERROR("drop_internal_error");
 
     private final String counterName;
+    private final boolean drop;
 
     Counter(String counterName) {
         this.counterName = counterName;
+        this.drop = counterName.startsWith("drop_") || counterName.startsWith("cm_drop_");
+    }
+
+    /** Whether the counter counts discarded packets or messages (its name starts with drop_ or cm_drop_). */
+    public boolean isDrop() {
+        return drop;
     }
 
     /** The name shown by the API and {@code jroce devinfo -v}. */

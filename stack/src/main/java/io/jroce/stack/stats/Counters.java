@@ -4,17 +4,39 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-/** One device's counters: written by its I/O thread, readable from any thread. */
+/**
+ * One device's counters: written by its I/O thread, readable from any thread. A {@link DropListener}
+ * hears of every drop counted ({@link Counter#isDrop}), on the thread that counted it.
+ */
 public final class Counters {
     private static final Counter[] ALL = Counter.values();
     private final AtomicLongArray values = new AtomicLongArray(ALL.length);
+    private volatile DropListener dropListener;
 
     public void increment(Counter c) {
         values.incrementAndGet(c.ordinal());
+        if (c.isDrop()) {
+            dropped(c, 1);
+        }
     }
 
     public void add(Counter c, long delta) {
         values.addAndGet(c.ordinal(), delta);
+        if (c.isDrop() && delta > 0) {
+            dropped(c, delta);
+        }
+    }
+
+    /** Who hears of drops; null for nobody. */
+    public void dropListener(DropListener listener) {
+        this.dropListener = listener;
+    }
+
+    private void dropped(Counter reason, long count) {
+        DropListener l = dropListener;
+        if (l != null) {
+            l.dropped(reason, count);
+        }
     }
 
     public long get(Counter c) {

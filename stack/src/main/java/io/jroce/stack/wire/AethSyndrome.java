@@ -51,4 +51,21 @@ public final class AethSyndrome {
     public static int nak(NakCode code) {
         return (AethKind.NAK.code() << KIND_SHIFT) | code.code();
     }
+
+    /**
+     * The syndrome in words, as a person reads an ACK: "ACK (credits 31)", "RNR NAK (timer code 14)",
+     * "NAK sequence error", "NAK invalid request", "NAK remote access error", "NAK remote operational
+     * error", "NAK invalid RD request", "NAK reserved code 9", "reserved kind" (IBTA 9.7.5.2).
+     */
+    public static String describe(int syndrome) {
+        return switch (kind(syndrome)) {
+            case ACK -> "ACK (credits " + value(syndrome) + ")";
+            case RNR_NAK -> "RNR NAK (timer code " + value(syndrome) + ")";
+            case NAK -> {
+                NakCode code = nakCode(syndrome);
+                yield code == null ? "NAK reserved code " + value(syndrome) : "NAK " + code.words();
+            }
+            default -> "reserved kind";
+        };
+    }
 }
