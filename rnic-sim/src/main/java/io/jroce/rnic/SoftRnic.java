@@ -27,6 +27,7 @@ import io.jroce.stack.udp.DirectUdpTransport;
 import io.jroce.stack.udp.UdpTransport;
 import io.jroce.stack.udp.UdpTransportException;
 import io.jroce.verbs.AddressVector;
+import io.jroce.verbs.AddressInUseException;
 import io.jroce.verbs.Arguments;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
@@ -239,7 +240,9 @@ public final class SoftRnic {
         /**
          * Opens the device on UDP sockets (Netty epoll where available).
          *
-         * @throws TransportException when a socket cannot be opened or bound (port in use, address not local)
+         * @throws AddressInUseException when another socket holds the UDP port on one of the addresses
+         * @throws TransportException when a socket cannot be opened or bound otherwise (an address not
+         *     local, a capture file that cannot be written)
          */
         public RdmaDevice open() {
             if (progressMode == ProgressMode.INVOKER) {
@@ -257,8 +260,7 @@ public final class SoftRnic {
                 }
                 transport = tb.build();
             } catch (UdpTransportException e) {
-                throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
-                    + ": " + e.getMessage(), e);
+                throw openFailure("", e);
             }
             EventLoopIoContext io = new EventLoopIoContext(transport.eventLoop());
             RoceTransport wire = transport;
@@ -276,6 +278,16 @@ public final class SoftRnic {
             return device;
         }
 
+        /**
+         * Why the sockets could not be opened, as the verbs API's exception: {@link AddressInUseException}
+         * when another socket holds the port, else {@link TransportException}.
+         */
+        private TransportException openFailure(String mode, UdpTransportException e) {
+            String message = "cannot open device " + name + " on " + addresses + " port " + udpPort + mode + ": "
+                + e.getMessage();
+            return e.addressInUse() ? new AddressInUseException(message, e) : new TransportException(message, e);
+        }
+
         /** The invoker mode on UDP: sockets with no thread of their own ({@link DirectUdpTransport}). */
         private RdmaDevice openInvoker() {
             gids(); // refuse a builder without addresses before opening sockets
@@ -289,8 +301,7 @@ public final class SoftRnic {
                 }
                 sockets = tb.build();
             } catch (UdpTransportException e) {
-                throw new TransportException("cannot open device " + name + " on " + addresses + " port " + udpPort
-                    + " in the invoker progress mode: " + e.getMessage(), e);
+                throw openFailure(" in the invoker progress mode", e);
             }
             PolledTransport transport = sockets;
             DelayedSends delayed = null;

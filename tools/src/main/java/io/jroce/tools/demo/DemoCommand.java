@@ -1,6 +1,7 @@
 package io.jroce.tools.demo;
 
 import io.jroce.tools.Command;
+import io.jroce.tools.DeviceOpenFailure;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
 import io.jroce.verbs.DeviceAttributes;
@@ -40,9 +41,7 @@ public final class DemoCommand implements Command {
              Endpoint responder = new Endpoint(options.responderDevice(), psns.nextInt(1 << 24))) {
             status = connectAndRun(options, requester, responder, out, err);
         } catch (TransportException e) {
-            err.println("jroce demo: error: cannot open the RNICs: " + e.getMessage());
-            err.println("jroce demo: another jroce, or the kernel's rxe, may hold UDP port " + options.port()
-                + "; choose another with --port");
+            DeviceOpenFailure.report("demo", e, options.port(), List.of(), err);
             return ExitStatus.FAILED;
         } catch (VerbsException e) {
             err.println("jroce demo: error: " + e);

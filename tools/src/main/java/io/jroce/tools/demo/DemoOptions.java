@@ -25,8 +25,8 @@ import java.util.List;
  */
 record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSeconds, Path pcap) {
     static final String USAGE = """
-        usage: jroce demo [--mtu 256|512|1024|2048|4096] [--ipv6] [--port N] [--seed N] [--timeout SECONDS]
-                          [--pcap FILE]
+        usage: jroce demo [--mtu 256|512|1024|2048|4096] [--ipv6] [--udp-port N] [--seed N]
+                          [--timeout SECONDS] [--pcap FILE]
 
         Opens two software RNICs, jroce0 on 127.0.0.1 and jroce1 on 127.0.0.2 (UDP port 4791),
         connects one RC queue pair on each (INIT -> RTR -> RTS) and runs, from jroce0 to jroce1:
@@ -39,7 +39,7 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
         options:
           --mtu N            path MTU of the queue pairs (default 1024)
           --ipv6             put both RNICs on ::1, on UDP ports N and N+1
-          --port N           UDP port (default 4791)
+          --udp-port N       UDP port (default 4791); --port N is the same
           --seed N           seed of the random message contents (default 1)
           --timeout SECONDS  longest wait for one step's completions (default 10)
           --pcap FILE        capture what jroce0 sends and receives, which is every packet of the
@@ -56,6 +56,7 @@ record DemoOptions(Mtu pathMtu, boolean ipv6, int port, long seed, int timeoutSe
         new Getopt(List.of(
             value(NO_SHORT, "mtu", (o, v) -> mtu[0] = mtu(Getopt.integer(o, v, 256, 4096))),
             flag(NO_SHORT, "ipv6", () -> ipv6[0] = true),
+            value(NO_SHORT, "udp-port", (o, v) -> port[0] = Getopt.integer(o, v, 1, 65534)),
             value(NO_SHORT, "port", (o, v) -> port[0] = Getopt.integer(o, v, 1, 65534)),
             value(NO_SHORT, "seed", (o, v) -> seed[0] = Getopt.integer(o, v, 0, Integer.MAX_VALUE)),
             value(NO_SHORT, "timeout", (o, v) -> timeout[0] = Getopt.integer(o, v, 1, 3600)),

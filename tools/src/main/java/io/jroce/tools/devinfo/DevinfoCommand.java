@@ -1,6 +1,7 @@
 package io.jroce.tools.devinfo;
 
 import io.jroce.tools.Command;
+import io.jroce.tools.DeviceOpenFailure;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
@@ -36,10 +37,7 @@ public final class DevinfoCommand implements Command {
                 device.counters(), options.verbose()));
             return ExitStatus.OK;
         } catch (TransportException e) {
-            err.printf("jroce devinfo: error: cannot open %s on %s, UDP port %d: %s%n", d.name(),
-                String.join(", ", d.binds()), d.udpPort(), e.getMessage());
-            err.printf("jroce devinfo: another jroce, or the kernel's rxe, may hold UDP port %d; choose another with --port%n",
-                d.udpPort());
+            DeviceOpenFailure.report("devinfo", e, d.udpPort(), d.binds(), err);
             return ExitStatus.FAILED;
         } catch (VerbsException e) {
             err.println("jroce devinfo: error: " + e);

@@ -22,7 +22,7 @@ record DevinfoOptions(boolean verbose, DeviceOptions device) {
 
         Opens a jroce device and prints its attributes as ibv_devinfo prints an RDMA device's.
         The device binds a UDP socket for each address while it is open: another jroce (or the
-        kernel's rxe) on the same address and port makes this fail; pick another with --port.
+        kernel's rxe) on the same address and port makes this fail; pick another with --udp-port.
 
         options:
           -d, --ib-dev NAME  name of the device (default jroce0)

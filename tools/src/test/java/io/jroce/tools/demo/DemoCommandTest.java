@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,12 @@ class DemoCommandTest {
         try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 24797))) {
             CommandRunner r = CommandRunner.run("demo", "--port", Integer.toString(holder.getLocalPort()));
             assertEquals(ExitStatus.FAILED, r.status(), r.transcript());
-            assertTrue(r.err().contains("jroce demo: error: cannot open the RNICs"), r.transcript());
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r.transcript());
+            assertTrue(lines.get(0).startsWith("jroce demo: error: cannot open device jroce1 on [127.0.0.2] port 24797: "),
+                r.transcript());
+            assertEquals("jroce demo: UDP port 24797 is taken: another jroce, or the kernel's rxe, may hold it; choose"
+                + " another with --udp-port", lines.get(1));
         }
     }
 

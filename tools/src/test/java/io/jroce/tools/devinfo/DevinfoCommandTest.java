@@ -1,5 +1,6 @@
 package io.jroce.tools.devinfo;
 
+import static io.jroce.tools.cmcommon.TwinAddresses.freeUdpPort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,10 @@ import io.jroce.tools.ExitStatus;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DevinfoCommandTest {
     @Test
@@ -35,9 +39,26 @@ class DevinfoCommandTest {
         try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 24796))) {
             CommandRunner r = CommandRunner.run("devinfo", "--port", Integer.toString(holder.getLocalPort()));
             assertEquals(ExitStatus.FAILED, r.status(), r.transcript());
-            assertTrue(r.err().startsWith("jroce devinfo: error: cannot open jroce0 on 127.0.0.1, UDP port 24796: "),
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r.transcript());
+            assertTrue(lines.get(0).startsWith("jroce devinfo: error: cannot open device jroce0 on [127.0.0.1] port 24796: "),
                 r.transcript());
-            assertTrue(r.err().contains("choose another with --port"), r.transcript());
+            assertTrue(lines.get(0).endsWith("Address already in use"), r.transcript());
+            assertEquals("jroce devinfo: UDP port 24796 is taken: another jroce, or the kernel's rxe, may hold it; choose"
+                + " another with --udp-port, or run this one on another address with --bind 127.0.0.2", lines.get(1));
         }
+    }
+
+    /** A capture file that cannot be written is said so, without a hint about ports, which would mislead. */
+    @Test
+    void aCaptureThatCannotBeWrittenIsNotReportedAsAPortProblem(@TempDir Path dir) throws Exception {
+        String pcap = dir.resolve("no-such-directory").resolve("devinfo.pcap").toString();
+        CommandRunner r = CommandRunner.run("devinfo", "--udp-port", Integer.toString(freeUdpPort()), "--pcap", pcap);
+        assertEquals(ExitStatus.FAILED, r.status(), r.transcript());
+        List<String> lines = r.err().lines().toList();
+        assertEquals(1, lines.size(), r.transcript());
+        assertTrue(lines.get(0).startsWith("jroce devinfo: error: cannot open device jroce0 on [127.0.0.1] port "),
+            r.transcript());
+        assertTrue(lines.get(0).contains("cannot write the capture file " + pcap), r.transcript());
     }
 }
