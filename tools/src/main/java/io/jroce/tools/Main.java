@@ -67,6 +67,10 @@ public final class Main {
         }
         String name = args[0];
         List<String> rest = Arrays.asList(args).subList(1, args.length);
+        if (name.equals("--version") || name.equals("version")) {
+            out.println(Version.line());
+            return ExitStatus.OK;
+        }
         if (isHelp(name)) {
             return help(rest, commands, out, err);
         }
@@ -133,6 +137,7 @@ public final class Main {
             sb.append(String.format("  %-12s %s%n", "", "(module benchmarks, which ./jroce builds and runs; docs/benchmarks.md)"));
         }
         sb.append(String.format("  %-12s %s%n", "help", "this message; 'jroce help <command>' shows a command's options"));
+        sb.append(String.format("  %-12s %s%n", "--version", "jroce's version and the Java runtime's"));
         return sb.toString();
     }
 }

@@ -30,6 +30,17 @@ class MainTest {
         assertTrue(out().startsWith("usage: jroce <command>"), out());
     }
 
+    /** One line: jroce's version (unknown when run from classes, as here) and the runtime's. */
+    @Test
+    void versionPrintsOneLineWithTheRuntime() throws InterruptedException {
+        for (String spelling : new String[] {"--version", "version"}) {
+            assertEquals(ExitStatus.OK, run(spelling));
+            assertEquals("", err());
+            assertTrue(out().matches("jroce \\S.* \\(Java " + java.util.regex.Pattern.quote(Runtime.version().toString())
+                + ", .+\\)\\R"), out());
+        }
+    }
+
     @Test
     void noArgumentsIsAUsageError() throws InterruptedException {
         assertEquals(ExitStatus.USAGE, run());
