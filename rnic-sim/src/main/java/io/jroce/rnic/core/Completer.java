@@ -297,7 +297,9 @@ final class Completer {
         // The state changes first, so that whoever polls the error completion sees the QP in ERR.
         QpState from = qp.state;
         qp.state = QpState.ERR;
-        ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
+        if (from != QpState.ERR) {
+            ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
+        }
         // Completions stay in order: earlier WQEs complete first, successfully only if they are done.
         while (w != null && !sq.isEmpty() && sq.at(sq.head()) != w) {
             complete(sq.at(sq.head()), isDone(sq.at(sq.head())) ? WcStatus.SUCCESS : WcStatus.WR_FLUSH_ERR);

@@ -639,7 +639,9 @@ final class Responder {
         }
         QpState from = qp.state;
         qp.state = QpState.ERR;
-        ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
+        if (from != QpState.ERR) {
+            ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
+        }
         responses.clear(); // the QP is in error: nothing queued goes out, the NAK goes now
         if (recvWqe != null && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
