@@ -179,6 +179,9 @@ public final class SoftRnic {
          * Who hears of the device's protocol events: QP state changes, NAKs sent and received,
          * retransmissions and their cause, RNR waits, drops with their reason. Default:
          * {@link ProtocolEvents#logging}, SLF4J debug lines under {@code io.jroce.rnic.protocol}.
+         *
+         * @param events the listener, called on the device's I/O thread
+         * @return this builder
          */
         public Builder protocolEvents(ProtocolEvents events) {
             this.protocolEvents = Arguments.notNull(events, "protocol events");

@@ -20,8 +20,12 @@ public final class DeviceOpenFailure {
      * Prints {@code "jroce <command>: error: <the message>"} (it names the device, its addresses and
      * port, and what failed) and the hint.
      *
-     * @param binds the device's addresses, to suggest {@code --bind 127.0.0.2} when it is on the
-     *              default address alone; an empty list when the command has no {@code --bind}
+     * @param command the command's name, as in {@code jroce <command>}
+     * @param e       why the device did not open
+     * @param udpPort the UDP port the device asked for
+     * @param binds   the device's addresses, to suggest {@code --bind 127.0.0.2} when it is on the
+     *                default address alone; an empty list when the command has no {@code --bind}
+     * @param err     where the lines go
      */
     public static void report(String command, TransportException e, int udpPort, List<String> binds, PrintStream err) {
         err.println("jroce " + command + ": error: " + e.getMessage());

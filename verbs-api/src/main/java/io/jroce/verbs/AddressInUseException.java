@@ -8,7 +8,12 @@ package io.jroce.verbs;
 public class AddressInUseException extends TransportException {
     private static final long serialVersionUID = 1L;
 
-    /** With {@code message} saying which address and port, and the transport's {@code cause}. */
+    /**
+     * An exception for a port already bound.
+     *
+     * @param message which device, address and port, and what the transport said
+     * @param cause   the transport's exception
+     */
     public AddressInUseException(String message, Throwable cause) {
         super(message, cause);
     }

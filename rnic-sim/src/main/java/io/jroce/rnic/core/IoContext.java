@@ -41,6 +41,8 @@ public interface IoContext {
      * Whether {@link #nowNs} is a virtual clock that the calling thread drives (the thread that runs
      * a simulated fabric): its blocking wait must then run that clock ({@link #runUntil}) rather
      * than sleep in real time, in which nothing would ever arrive.
+     *
+     * @return true on a virtual clock the caller drives
      */
     default boolean virtualTime() {
         return false;
@@ -50,6 +52,10 @@ public interface IoContext {
      * On a {@link #virtualTime virtual clock}: runs it until {@code ready} holds or {@code timeoutNs}
      * of its time have passed; true when ready. Throws a typed exception saying why when the caller
      * cannot run it (it is inside the clock's own run).
+     *
+     * @param ready     what the caller waits for
+     * @param timeoutNs how long it waits, in the clock's time
+     * @return true when {@code ready} held before the timeout
      */
     default boolean runUntil(BooleanSupplier ready, long timeoutNs) {
         throw new UnsupportedOperationException("this context runs on the real clock");

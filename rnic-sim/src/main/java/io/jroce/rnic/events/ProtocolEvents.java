@@ -16,31 +16,65 @@ public interface ProtocolEvents extends DropListener {
     ProtocolEvents NONE = new ProtocolEvents() {
     };
 
-    /** The default: SLF4J debug lines under {@code io.jroce.rnic.protocol}, prefixed with {@code deviceName}. */
+    /**
+     * The default: SLF4J debug lines under {@code io.jroce.rnic.protocol}, prefixed with {@code deviceName}.
+     *
+     * @param deviceName the device's name, which starts each line
+     * @return a listener that logs
+     */
     static ProtocolEvents logging(String deviceName) {
         return new LoggingProtocolEvents(deviceName);
     }
 
-    /** QP {@code qpn} moved from {@code from} to {@code to}: a Modify QP, or the protocol's error (IBTA 10.3.1). */
+    /**
+     * QP {@code qpn} moved from {@code from} to {@code to}: a Modify QP, or the protocol's error (IBTA 10.3.1).
+     *
+     * @param qpn  the QP's number
+     * @param from the state it left
+     * @param to   the state it entered
+     */
     default void qpStateChanged(int qpn, QpState from, QpState to) {
     }
 
-    /** QP {@code qpn}'s responder sent a NAK or an RNR NAK for {@code psn}; {@code syndrome} is the AETH's. */
+    /**
+     * QP {@code qpn}'s responder sent a NAK or an RNR NAK for {@code psn}.
+     *
+     * @param qpn      the QP's number
+     * @param psn      the PSN the NAK names
+     * @param syndrome the AETH's syndrome byte ({@code AethSyndrome.describe} words it)
+     */
     default void nakSent(int qpn, int psn, int syndrome) {
     }
 
-    /** QP {@code qpn}'s requester received a NAK or an RNR NAK for {@code psn}; {@code syndrome} is the AETH's. */
+    /**
+     * QP {@code qpn}'s requester received a NAK or an RNR NAK for {@code psn}.
+     *
+     * @param qpn      the QP's number
+     * @param psn      the PSN the NAK names
+     * @param syndrome the AETH's syndrome byte ({@code AethSyndrome.describe} words it)
+     */
     default void nakReceived(int qpn, int psn, int syndrome) {
     }
 
     /**
-     * QP {@code qpn}'s requester goes back to {@code fromPsn} because of {@code cause}, with
-     * {@code retriesLeft} of its retry count left after this one (-1: RNR retries without end, rnr_retry 7).
+     * QP {@code qpn}'s requester goes back to {@code fromPsn} because of {@code cause}.
+     *
+     * @param qpn         the QP's number
+     * @param fromPsn     the first PSN sent again
+     * @param cause       why
+     * @param retriesLeft the retries left after this one (retry_cnt, or rnr_retry for an RNR NAK; -1: without
+     *                    end, rnr_retry 7)
      */
     default void retransmission(int qpn, int fromPsn, RetransmitCause cause, int retriesLeft) {
     }
 
-    /** QP {@code qpn}'s requester waits {@code delayNs} before sending {@code psn} again, after an RNR NAK. */
+    /**
+     * QP {@code qpn}'s requester waits before sending {@code psn} again, after an RNR NAK.
+     *
+     * @param qpn     the QP's number
+     * @param psn     the PSN it sends again
+     * @param delayNs how long it waits, from the NAK's timer code (IBTA 9.7.5.2.8)
+     */
     default void rnrWait(int qpn, int psn, long delayNs) {
     }
 

@@ -20,7 +20,11 @@ public enum RetransmitCause {
         this.words = words;
     }
 
-    /** The cause as a person reads it. */
+    /**
+     * The cause as a person reads it.
+     *
+     * @return e.g. "ACK timeout"
+     */
     public String words() {
         return words;
     }
