@@ -227,6 +227,9 @@ public final class UdpTransport implements RoceTransport {
             started = true;
             receiver.handler(handler);
             for (LocalEndpoint ep : endpoints) {
+                // The loop thread's first pooled buffer builds its allocator cache (tens of classes): now,
+                // rather than inside the device's first send, which a cold JVM otherwise slows by tens of ms.
+                ep.channel.alloc().directBuffer(DEFAULT_MAX_DATAGRAM_SIZE).release();
                 ep.channel.config().setAutoRead(true);
             }
             synchronized (groups) {
