@@ -272,8 +272,16 @@ public final class SoftRnic {
                     System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS));
             }
             RoceTransport finalWire = wire;
-            SoftDevice device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
-                memoryBudget, events()));
+            SoftDevice device;
+            try {
+                // Uninterruptibly: a caller interrupted here (a cancelled task) would otherwise leave the
+                // transport's thread and sockets behind, bound, with nobody to close them.
+                device = io.callUninterruptibly(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
+                    memoryBudget, events()));
+            } catch (RuntimeException e) {
+                transport.close();
+                throw e;
+            }
             device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.

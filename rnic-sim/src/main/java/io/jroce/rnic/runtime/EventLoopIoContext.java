@@ -51,6 +51,33 @@ public final class EventLoopIoContext implements IoContext {
         }
     }
 
+    /**
+     * Runs {@code task} on the event loop and waits for it even if the calling thread is interrupted
+     * meanwhile, whose interrupt then stays set: for opening a device, which must either return it or
+     * fail for a reason of its own, never leave it half made because its caller was cancelled.
+     *
+     * @param task what to run on the loop
+     * @param <T>  what it returns
+     * @return what it returned; what it threw is rethrown
+     */
+    public <T> T callUninterruptibly(Callable<T> task) {
+        if (loop.inEventLoop()) {
+            return call(task);
+        }
+        io.netty.util.concurrent.Future<T> f = loop.submit(task).awaitUninterruptibly();
+        if (f.isSuccess()) {
+            return f.getNow();
+        }
+        Throwable cause = f.cause();
+        if (cause instanceof RuntimeException re) {
+            throw re;
+        }
+        if (cause instanceof java.util.concurrent.RejectedExecutionException) {
+            throw new TransportException("the device's I/O thread has stopped", cause);
+        }
+        throw new VerbsException("I/O thread task failed: " + cause, cause);
+    }
+
     @Override
     public long nowNs() {
         return System.nanoTime();

@@ -62,8 +62,13 @@ final class WildcardListener {
     void listenOn(CmDevice d) {
         try {
             CmIoThread.runIfOpen(d, () -> listenOnDevice(d));
-        } catch (InvalidStateException e) {
-            LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local, e.getMessage());
+        } catch (RuntimeException e) {
+            // The device opens whatever a listener of another ID makes of it: it is registered already,
+            // and an exception here would leave it registered with nobody to close it, shadowing later
+            // devices on its address (an opening thread interrupted while it waited here did that: a
+            // twin cancelled by its test left its device behind, and rping's next server bound to it).
+            // The wait keeps the thread's interrupt (CmIoThread.run sets it again).
+            LOG.warn("{}: the wildcard listener {} cannot listen on it: {}", d.device.name(), local, e.toString());
         }
     }
 

@@ -75,4 +75,37 @@ class CmDevicesTest {
             ch.close();
         }
     }
+
+    /**
+     * A thread interrupted while it opens a device, as a test's cancelled run is, still gets the
+     * device (the wildcard listeners' listen on it gives up its wait, keeping the interrupt), so that
+     * the device is closed and leaves the registry: one left behind took the address of every later
+     * device on it (a twin's server then listened on the stale device and its clients got REJ 8).
+     */
+    @ParameterizedTest
+    @EnumSource(ProgressMode.class)
+    void anInterruptedOpenLeavesNoDeviceBehind(ProgressMode mode) throws Exception {
+        int port = freePort();
+        RdmaEventChannel ch = RdmaCm.createEventChannel();
+        RdmaCmId listener = ch.createId(PortSpace.TCP);
+        try (RdmaDevice first = SoftRnic.builder().name("first").address("127.0.0.1").udpPort(port)
+            .progressMode(mode).open()) {
+            listener.bindAddr(new InetSocketAddress("0.0.0.0", 7392));
+            listener.listen(4);
+            Thread.currentThread().interrupt();
+            RdmaDevice later;
+            try {
+                later = SoftRnic.builder().name("later").address("127.0.0.3").udpPort(port).progressMode(mode).open();
+            } finally {
+                Thread.interrupted(); // clears it for the rest of the test, whatever open did with it
+            }
+            try (RdmaDevice d = later) {
+                assertSame(d, CmDevices.owning(InetAddress.getByName("127.0.0.3")).device);
+            }
+            assertNull(CmDevices.owning(InetAddress.getByName("127.0.0.3")), "closed: out of the registry");
+        } finally {
+            listener.close();
+            ch.close();
+        }
+    }
 }
