@@ -29,7 +29,7 @@ import io.jroce.stack.stats.Counters;
  * are dropped and counted ({@code cm_*}), never thrown.
  */
 public final class ConnectionManager implements MadHandler, CommEstablishedListener {
-    /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
+    /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = {@code portSpace << 16 | port}. */
     public static final int PORT_SPACE_TCP = 0x0106;
     /** RDMA CM's UDP port space ({@code RDMA_PS_UDP}): UD QPs, resolved by SIDR. */
     public static final int PORT_SPACE_UDP = 0x0111;
