@@ -4,10 +4,21 @@ package io.jroce.stack.udp;
 public class UdpTransportException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what failed
+     */
     public UdpTransportException(String message) {
         super(message);
     }
 
+    /**
+     * Creates the exception with the failure that caused it.
+     *
+     * @param message what failed
+     * @param cause the underlying failure
+     */
     public UdpTransportException(String message, Throwable cause) {
         super(message, cause);
     }
