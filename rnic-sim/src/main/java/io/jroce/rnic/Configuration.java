@@ -16,20 +16,24 @@ import java.util.List;
 public final class Configuration {
     /** {@value}: UDP segmentation offload on send (see docs/udp-transport.md). */
     public static final String GSO_PROP_NAME = "jroce.gso";
+    /** The default of {@link #GSO_PROP_NAME}: on. */
     public static final boolean GSO_DEFAULT = true;
 
     /** {@value}: UDP receive offload (see docs/udp-transport.md). */
     public static final String GRO_PROP_NAME = "jroce.gro";
+    /** The default of {@link #GRO_PROP_NAME}: on. */
     public static final boolean GRO_DEFAULT = true;
 
     /** {@value}: keep the I/O thread awake while the application busy-polls a receive CQ. */
     public static final String BUSY_POLL_PROP_NAME = "jroce.busyPoll";
+    /** The default of {@link #BUSY_POLL_PROP_NAME}: off. */
     public static final boolean BUSY_POLL_DEFAULT = false;
     /** The perftest twins' default for {@link #BUSY_POLL_PROP_NAME}: they spin as perftest does. */
     public static final boolean PERFTEST_BUSY_POLL_DEFAULT = true;
 
     /** {@value}: which thread does a device's work, {@code eventLoop} or {@code invoker} ({@link ProgressMode}). */
     public static final String PROGRESS_PROP_NAME = "jroce.progress";
+    /** The default of {@link #PROGRESS_PROP_NAME}: the device's own I/O thread. */
     public static final ProgressMode PROGRESS_DEFAULT = ProgressMode.EVENT_LOOP;
 
     /**
@@ -37,14 +41,17 @@ public final class Configuration {
      * device (polled, posted, called progress) that the device's fallback thread takes it over.
      */
     public static final String INVOKER_FALLBACK_AFTER_PROP_NAME = "jroce.invoker.fallbackAfterUs";
+    /** The default of {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 1 ms. */
     public static final int INVOKER_FALLBACK_AFTER_DEFAULT_US = 1_000;
 
     /** {@value}: empty CQ polls a perftest twin spins before it starts yielding. */
     public static final String PERFTEST_SPINS_PROP_NAME = "jroce.perftest.spins";
+    /** The default of {@link #PERFTEST_SPINS_PROP_NAME}. */
     public static final int PERFTEST_SPINS_DEFAULT = 64;
 
     /** {@value}: yields of a perftest twin's poller before it parks briefly. */
     public static final String PERFTEST_YIELDS_PROP_NAME = "jroce.perftest.yields";
+    /** The default of {@link #PERFTEST_YIELDS_PROP_NAME}. */
     public static final int PERFTEST_YIELDS_DEFAULT = 2_000;
 
     /**
@@ -54,6 +61,7 @@ public final class Configuration {
      * so a budget near the whole heap would still let them starve everything else.
      */
     public static final String MEMORY_BUDGET_PROP_NAME = "jroce.memoryBudget";
+    /** Without {@link #MEMORY_BUDGET_PROP_NAME}, the budget is the maximum heap divided by this. */
     public static final int MEMORY_BUDGET_HEAP_DIVISOR = 2;
 
     /** {@value} (test suite): replay this one seed of the seeded fabric tests. */
@@ -61,18 +69,22 @@ public final class Configuration {
 
     /** {@value} (test suite): how many seeds the seeded fabric tests run. */
     public static final String SEEDS_PROP_NAME = "jroce.seeds";
+    /** The default of {@link #SEEDS_PROP_NAME}. */
     public static final int SEEDS_DEFAULT = 200;
 
     /** {@value} (test suite): the first seed of the seeded fabric tests. */
     public static final String SEED_BASE_PROP_NAME = "jroce.seedBase";
+    /** The default of {@link #SEED_BASE_PROP_NAME}. */
     public static final long SEED_BASE_DEFAULT = 1;
 
     /** {@value} (test suite): packets the simulated fabric's trace keeps for a failure report. */
     public static final String TRACE_CAPACITY_PROP_NAME = "jroce.traceCapacity";
+    /** The default of {@link #TRACE_CAPACITY_PROP_NAME}. */
     public static final int TRACE_CAPACITY_DEFAULT = 16_384;
 
     /** {@value} (test suite): print the packet trace of passing seeded runs too. */
     public static final String DUMP_TRACE_PROP_NAME = "jroce.dumpTrace";
+    /** The default of {@link #DUMP_TRACE_PROP_NAME}: off. */
     public static final boolean DUMP_TRACE_DEFAULT = false;
 
     /** One property as docs/configuration.md lists it. */
@@ -111,29 +123,64 @@ public final class Configuration {
     private Configuration() {
     }
 
+    /**
+     * Whether devices send with UDP GSO by default.
+     *
+     * @return {@link #GSO_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static boolean gso() {
         return bool(GSO_PROP_NAME, GSO_DEFAULT);
     }
 
+    /**
+     * Whether devices receive with UDP GRO by default.
+     *
+     * @return {@link #GRO_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static boolean gro() {
         return bool(GRO_PROP_NAME, GRO_DEFAULT);
     }
 
-    /** {@link #BUSY_POLL_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default). */
+    /**
+     * {@link #BUSY_POLL_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default).
+     *
+     * @param toolDefault the default of the calling tool
+     * @return the property's value, or {@code toolDefault}
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static boolean busyPoll(boolean toolDefault) {
         return bool(BUSY_POLL_PROP_NAME, toolDefault);
     }
 
+    /**
+     * Whether a device's I/O thread busy-polls while the application does, by default.
+     *
+     * @return {@link #BUSY_POLL_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static boolean busyPoll() {
         return busyPoll(BUSY_POLL_DEFAULT);
     }
 
-    /** {@link #PROGRESS_PROP_NAME}: {@code eventLoop} or {@code invoker} (case ignored). */
+    /**
+     * {@link #PROGRESS_PROP_NAME}: {@code eventLoop} or {@code invoker} (case ignored).
+     *
+     * @return the mode the property names, or {@link #PROGRESS_DEFAULT}
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static ProgressMode progressMode() {
         return progressMode(PROGRESS_DEFAULT);
     }
 
-    /** {@link #PROGRESS_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default). */
+    /**
+     * {@link #PROGRESS_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default).
+     *
+     * @param toolDefault the default of the calling tool
+     * @return the mode the property names, or {@code toolDefault}
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static ProgressMode progressMode(ProgressMode toolDefault) {
         String v = value(PROGRESS_PROP_NAME);
         if (v == null) {
@@ -149,19 +196,42 @@ public final class Configuration {
             + v + "'");
     }
 
+    /**
+     * How long the invoker mode's fallback thread waits before it takes a device over.
+     *
+     * @return {@link #INVOKER_FALLBACK_AFTER_PROP_NAME} in microseconds, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static int invokerFallbackAfterUs() {
         return nonNegativeInt(INVOKER_FALLBACK_AFTER_PROP_NAME, INVOKER_FALLBACK_AFTER_DEFAULT_US);
     }
 
+    /**
+     * How many empty polls a perftest twin spins before it yields.
+     *
+     * @return {@link #PERFTEST_SPINS_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static int perftestSpins() {
         return nonNegativeInt(PERFTEST_SPINS_PROP_NAME, PERFTEST_SPINS_DEFAULT);
     }
 
+    /**
+     * How many times a perftest twin's poller yields before it parks.
+     *
+     * @return {@link #PERFTEST_YIELDS_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static int perftestYields() {
         return nonNegativeInt(PERFTEST_YIELDS_PROP_NAME, PERFTEST_YIELDS_DEFAULT);
     }
 
-    /** {@link #MEMORY_BUDGET_PROP_NAME}, or the default share of {@link Runtime#maxMemory()}. */
+    /**
+     * {@link #MEMORY_BUDGET_PROP_NAME}, or the default share of {@link Runtime#maxMemory()}.
+     *
+     * @return the budget in bytes
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static long memoryBudget() {
         String v = value(MEMORY_BUDGET_PROP_NAME);
         return v == null ? Runtime.getRuntime().maxMemory() / MEMORY_BUDGET_HEAP_DIVISOR : bytes(MEMORY_BUDGET_PROP_NAME, v);
@@ -189,25 +259,54 @@ public final class Configuration {
             + "(optionally with a k, m or g suffix), got '" + v + "'");
     }
 
-    /** The one seed to replay, or null when {@link #SEED_PROP_NAME} is not set. */
+    /**
+     * The one seed to replay, or null when {@link #SEED_PROP_NAME} is not set.
+     *
+     * @return the seed, or null
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static Long seed() {
         String v = value(SEED_PROP_NAME);
         return v == null ? null : parseLong(SEED_PROP_NAME, v);
     }
 
+    /**
+     * How many seeds the seeded fabric tests run.
+     *
+     * @return {@link #SEEDS_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static int seeds() {
         return nonNegativeInt(SEEDS_PROP_NAME, SEEDS_DEFAULT);
     }
 
+    /**
+     * The first seed of the seeded fabric tests.
+     *
+     * @return {@link #SEED_BASE_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static long seedBase() {
         String v = value(SEED_BASE_PROP_NAME);
         return v == null ? SEED_BASE_DEFAULT : parseLong(SEED_BASE_PROP_NAME, v);
     }
 
+    /**
+     * How many packets the simulated fabric's trace keeps.
+     *
+     * @return {@link #TRACE_CAPACITY_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static int traceCapacity() {
         return nonNegativeInt(TRACE_CAPACITY_PROP_NAME, TRACE_CAPACITY_DEFAULT);
     }
 
+    /**
+     * Whether passing seeded runs print their packet trace too.
+     *
+     * @return {@link #DUMP_TRACE_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
     public static boolean dumpTrace() {
         return bool(DUMP_TRACE_PROP_NAME, DUMP_TRACE_DEFAULT);
     }

@@ -55,6 +55,11 @@ public final class SoftRnic {
     private SoftRnic() {
     }
 
+    /**
+     * Starts describing a device to open.
+     *
+     * @return a builder with the defaults: name jroce0, UDP port 4791, active MTU 4096, no address yet
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -63,11 +68,16 @@ public final class SoftRnic {
      * The progress mode of a program that busy-polls its CQs (the perftest and pingpong twins, as
      * their originals spin): {@link ProgressMode#INVOKER} where native epoll is available, else
      * {@link ProgressMode#EVENT_LOOP}.
+     *
+     * @return the mode such a program should ask for
      */
     public static ProgressMode busyPollingDefault() {
         return io.netty.channel.epoll.Epoll.isAvailable() ? ProgressMode.INVOKER : ProgressMode.EVENT_LOOP;
     }
 
+    /**
+     * What a device is opened with; every setter returns the builder, and {@code open...} opens the device.
+     */
     public static final class Builder {
         private String name = "jroce0";
         private final List<String> addresses = new ArrayList<>();
@@ -87,13 +97,24 @@ public final class SoftRnic {
         private Builder() {
         }
 
-        /** Device name; default {@code jroce0}. */
+        /**
+         * Device name; default {@code jroce0}.
+         *
+         * @param name the device's name, as {@link RdmaDevice#name()} returns it
+         * @return this builder
+         */
         public Builder name(String name) {
             this.name = Arguments.notNull(name, "device name");
             return this;
         }
 
-        /** A local IP address (literal): it becomes a GID and gets its own UDP socket. Repeatable. */
+        /**
+         * A local IP address (literal): it becomes a GID and gets its own UDP socket. Repeatable.
+         *
+         * @param ipLiteral an IPv4 or IPv6 address literal of this host
+         * @return this builder
+         * @throws InvalidAttributeException it is null or not an IP address literal
+         */
         public Builder address(String ipLiteral) {
             Arguments.notNull(ipLiteral, "address");
             Gid.parse(ipLiteral); // fail early on a bad literal
@@ -101,7 +122,13 @@ public final class SoftRnic {
             return this;
         }
 
-        /** The UDP port every socket binds; default 4791. */
+        /**
+         * The UDP port every socket binds; default 4791.
+         *
+         * @param port 0..65535 (0: any free port)
+         * @return this builder
+         * @throws InvalidAttributeException the port is out of range
+         */
         public Builder udpPort(int port) {
             if (port < 0 || port > 65535) {
                 throw new InvalidAttributeException("UDP port must be 0..65535, got " + port);
@@ -110,7 +137,12 @@ public final class SoftRnic {
             return this;
         }
 
-        /** The port's active MTU, the largest path MTU a QP may use; default 4096. */
+        /**
+         * The port's active MTU, the largest path MTU a QP may use; default 4096.
+         *
+         * @param mtu the active MTU
+         * @return this builder
+         */
         public Builder activeMtu(Mtu mtu) {
             this.activeMtu = Arguments.notNull(mtu, "active MTU");
             return this;
@@ -119,6 +151,9 @@ public final class SoftRnic {
         /**
          * Captures every packet the device sends and receives to {@code file}, as classic pcap
          * that Wireshark decodes as RoCEv2; for {@link #open()} only.
+         *
+         * @param file the capture file
+         * @return this builder
          */
         public Builder pcap(Path file) {
             this.pcap = Arguments.notNull(file, "pcap file");
@@ -129,6 +164,9 @@ public final class SoftRnic {
          * UDP segmentation offload for sending (on by default; {@code -Djroce.gso=false} turns the
          * default off): a run of same-size packets to one peer leaves as one GSO message. See
          * docs/udp-transport.md.
+         *
+         * @param enabled whether to send with GSO
+         * @return this builder
          */
         public Builder gso(boolean enabled) {
             this.gso = enabled;
@@ -139,6 +177,9 @@ public final class SoftRnic {
          * UDP receive offload (on by default; {@code -Djroce.gro=false} turns the default off):
          * reads a coalesced run of datagrams in one system call instead of recvmmsg batches of
          * single datagrams. See docs/udp-transport.md.
+         *
+         * @param enabled whether to receive with GRO
+         * @return this builder
          */
         public Builder gro(boolean enabled) {
             this.gro = enabled;
@@ -153,6 +194,9 @@ public final class SoftRnic {
          * application's next post without an eventfd wake-up. It costs a core while the
          * application busy-polls, which on a small machine slows everything else down (a QEMU
          * guest beside it, for one). See docs/benchmarks.md (SEND latency).
+         *
+         * @param enabled whether the I/O thread busy-polls
+         * @return this builder
          */
         public Builder busyPoll(boolean enabled) {
             this.busyPoll = enabled;
@@ -166,6 +210,10 @@ public final class SoftRnic {
          * Default: {@code -Djroce.memoryBudget}, else half of the JVM's maximum heap. The device's
          * advertised limits (max_qp, max_qp_wr, max_cqe, ...) stay rxe's; this budget may refuse
          * earlier, see docs/configuration.md.
+         *
+         * @param bytes the budget, positive
+         * @return this builder
+         * @throws InvalidAttributeException it is not positive
          */
         public Builder memoryBudget(long bytes) {
             if (bytes <= 0) {
@@ -197,6 +245,9 @@ public final class SoftRnic {
          * {@link ProgressMode#EVENT_LOOP}): its own I/O thread, or in {@link ProgressMode#INVOKER}
          * the application's threads as they poll, post and call {@link RdmaDevice#progress()},
          * with a fallback thread while none does. See docs/progress-modes.md.
+         *
+         * @param mode the progress mode
+         * @return this builder
          */
         public Builder progressMode(ProgressMode mode) {
             this.progressMode = Arguments.notNull(mode, "progress mode");
@@ -208,6 +259,11 @@ public final class SoftRnic {
          * {@link RdmaDevice#progress()} the device's fallback thread takes it over (default
          * {@code -Djroce.invoker.fallbackAfterUs}, else 1 ms). Shorter serves an application
          * that stops polling sooner; longer wakes the fallback thread less while it polls.
+         *
+         * @param duration the window, positive
+         * @param unit its unit
+         * @return this builder
+         * @throws InvalidAttributeException the window is not positive
          */
         public Builder invokerFallbackAfter(long duration, TimeUnit unit) {
             Arguments.notNull(unit, "time unit");
@@ -222,6 +278,10 @@ public final class SoftRnic {
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
+         *
+         * @param policy the faults, or null for none
+         * @param trace where packets' fates are recorded, or null for a trace of its own
+         * @return this builder
          */
         public Builder faults(FaultPolicy policy, PacketTrace trace) {
             this.faults = policy;
@@ -246,6 +306,7 @@ public final class SoftRnic {
          * @throws AddressInUseException when another socket holds the UDP port on one of the addresses
          * @throws TransportException when a socket cannot be opened or bound otherwise (an address not
          *     local, a capture file that cannot be written)
+         * @return the open device, the caller's to close
          */
         public RdmaDevice open() {
             if (progressMode == ProgressMode.INVOKER) {
@@ -328,6 +389,10 @@ public final class SoftRnic {
          * Opens the device in the {@link ProgressMode#INVOKER invoker mode} on a transport built by
          * the caller (an in-memory pipe in tests, for one); the device closes it. The transport
          * must count its drops in {@code counters}.
+         *
+         * @param transport the transport the device sends and receives on
+         * @param counters the device's counters, which the transport also counts its drops in
+         * @return the open device, the caller's to close
          */
         public RdmaDevice open(PolledTransport transport, Counters counters) {
             Arguments.notNull(transport, "transport");
@@ -367,7 +432,13 @@ public final class SoftRnic {
             return device;
         }
 
-        /** Opens the device on a simulated fabric, driven by the thread that runs the fabric. */
+        /**
+         * Opens the device on a simulated fabric, driven by the thread that runs the fabric.
+         *
+         * @param fabric the fabric; the builder must have exactly one address
+         * @return the open device, the caller's to close
+         * @throws InvalidAttributeException the builder has not exactly one address, or asks for a pcap capture
+         */
         public RdmaDevice openOn(SimulatedFabric fabric) {
             List<Gid> gids = gids();
             if (addresses.size() != 1) {

@@ -11,7 +11,13 @@ import java.util.Deque;
 public final class Closer implements AutoCloseable {
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
 
-    /** Registers {@code resource} and returns it. */
+    /**
+     * Registers {@code resource} and returns it.
+     *
+     * @param <T> the resource's type
+     * @param resource what to close with this closer
+     * @return {@code resource}
+     */
     public <T extends AutoCloseable> T register(T resource) {
         resources.push(resource);
         return resource;

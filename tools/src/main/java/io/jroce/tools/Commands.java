@@ -35,10 +35,21 @@ public final class Commands {
         return List.copyOf(all);
     }
 
+    /**
+     * Every command, in help order.
+     *
+     * @return the commands
+     */
     public static List<Command> all() {
         return ALL;
     }
 
+    /**
+     * The command of a name.
+     *
+     * @param name the word that selects it
+     * @return the command, or empty when none has that name
+     */
     public static Optional<Command> find(String name) {
         return ALL.stream().filter(c -> c.name().equals(name)).findFirst();
     }

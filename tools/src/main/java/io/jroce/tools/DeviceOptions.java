@@ -27,14 +27,30 @@ import java.util.List;
  */
 public record DeviceOptions(String name, List<String> binds, int udpPort, int peerUdpPort, Path pcap,
                             ProgressMode progress) {
+    /** The device name when {@code -d} is not given. */
     public static final String DEFAULT_NAME = "jroce0";
+    /** The address when {@code --bind} is not given. */
     public static final String DEFAULT_BIND = "127.0.0.1";
 
+    /**
+     * Copies the list of addresses.
+     *
+     * @param name the device's name
+     * @param binds its IP address literals
+     * @param udpPort the RoCE UDP port it binds
+     * @param peerUdpPort the RoCE UDP port of the peer
+     * @param pcap where it captures, or null
+     * @param progress which thread runs it, or null
+     */
     public DeviceOptions {
         binds = List.copyOf(binds);
     }
 
-    /** The builder of the device, for a command that sets more (perftest's busy polling). */
+    /**
+     * The builder of the device, for a command that sets more (perftest's busy polling).
+     *
+     * @return a builder with the name, addresses, port, capture and progress mode set
+     */
     public SoftRnic.Builder builder() {
         SoftRnic.Builder builder = SoftRnic.builder().name(name).udpPort(udpPort);
         if (progress != null) {
@@ -47,7 +63,15 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         return builder;
     }
 
-    /** A device on one address without a peer, as the demo opens its two. */
+    /**
+     * A device on one address without a peer, as the demo opens its two.
+     *
+     * @param name the device's name
+     * @param address its IP address literal
+     * @param udpPort its RoCE UDP port
+     * @param pcap where it captures, or null
+     * @return the options
+     */
     public static DeviceOptions of(String name, String address, int udpPort, Path pcap) {
         return new DeviceOptions(name, List.of(address), udpPort, udpPort, pcap, null);
     }
@@ -56,13 +80,20 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
      * These options with the progress mode a tool defaults to, unless {@code --progress} or
      * {@code -Djroce.progress} chose one: the perftest and pingpong twins busy-poll as their
      * originals do, so they run in the invoker mode (docs/progress-modes.md).
+     *
+     * @param toolDefault the tool's own default mode
+     * @return these options with the progress mode to use
      */
     public DeviceOptions withProgressDefault(ProgressMode toolDefault) {
         return progress != null ? this
             : new DeviceOptions(name, binds, udpPort, peerUdpPort, pcap, Configuration.progressMode(toolDefault));
     }
 
-    /** Opens the device; what SoftRnic's builder throws goes to the caller, which words it as its tool does. */
+    /**
+     * Opens the device; what SoftRnic's builder throws goes to the caller, which words it as its tool does.
+     *
+     * @return the open device
+     */
     public RdmaDevice open() {
         return builder().open();
     }
@@ -78,12 +109,20 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         private final OptionSpec udpPortOption = OptionSpec.value(OptionSpec.NO_SHORT, "udp-port",
             (spelling, value) -> udpPort = Getopt.integer(spelling, value, 1, 65535));
 
-        /** The device's name, from the tool's {@code -d}. */
+        /**
+         * The device's name, from the tool's {@code -d}.
+         *
+         * @param deviceName the name
+         */
         public void name(String deviceName) {
             name = deviceName;
         }
 
-        /** {@code --bind}, {@code --udp-port}, {@code --peer-udp-port} and {@code --pcap}: for a tool with a peer. */
+        /**
+         * {@code --bind}, {@code --udp-port}, {@code --peer-udp-port} and {@code --pcap}: for a tool with a peer.
+         *
+         * @return the options, for the tool's getopt table
+         */
         public List<OptionSpec> options() {
             List<OptionSpec> options = new ArrayList<>(localOptions());
             options.add(OptionSpec.value(OptionSpec.NO_SHORT, "peer-udp-port",
@@ -91,7 +130,11 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
             return options;
         }
 
-        /** {@code --bind}, {@code --udp-port} and {@code --pcap}: for a device without a peer. */
+        /**
+         * {@code --bind}, {@code --udp-port} and {@code --pcap}: for a device without a peer.
+         *
+         * @return the options, for the tool's getopt table
+         */
         public List<OptionSpec> localOptions() {
             return List.of(
                 OptionSpec.value(OptionSpec.NO_SHORT, "bind", (spelling, value) -> binds.add(address(value))),
@@ -100,12 +143,21 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
                 OptionSpec.value(OptionSpec.NO_SHORT, "progress", (spelling, value) -> progress = progressMode(value)));
         }
 
-        /** {@code --udp-port} under an older name that a command keeps. */
+        /**
+         * {@code --udp-port} under an older name that a command keeps.
+         *
+         * @param longName the older long name
+         * @return the option under that name
+         */
         public OptionSpec udpPortAlias(String longName) {
             return udpPortOption.alias(longName);
         }
 
-        /** What was given, with the defaults: 127.0.0.1, UDP port 4791, the peer's port the same. */
+        /**
+         * What was given, with the defaults: 127.0.0.1, UDP port 4791, the peer's port the same.
+         *
+         * @return the device options
+         */
         public DeviceOptions build() {
             return new DeviceOptions(name, binds.isEmpty() ? List.of(DEFAULT_BIND) : binds, udpPort,
                 peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, progress);

@@ -22,6 +22,11 @@ public final class Main {
     private Main() {
     }
 
+    /**
+     * Runs one command line and exits with its status.
+     *
+     * @param args the command and its arguments
+     */
     public static void main(String[] args) {
         System.exit(launch(args, Commands.all()));
     }
@@ -29,6 +34,10 @@ public final class Main {
     /**
      * Runs one command line of a process, as {@link #main} does with {@code commands}, and returns
      * its exit status: for a main that knows more commands (the benchmark harness's).
+     *
+     * @param args the command and its arguments
+     * @param commands the commands to choose from
+     * @return the exit status
      */
     public static int launch(String[] args, List<Command> commands) {
         if (System.getProperty(LOG_LEVEL) == null) {
@@ -53,12 +62,29 @@ public final class Main {
         return status;
     }
 
-    /** Runs one command line and returns its exit status; prints only to {@code out} and {@code err}. */
+    /**
+     * Runs one command line and returns its exit status; prints only to {@code out} and {@code err}.
+     *
+     * @param args the command and its arguments
+     * @param out standard output
+     * @param err standard error
+     * @return the exit status
+     * @throws InterruptedException the command was interrupted
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
         return run(args, Commands.all(), out, err);
     }
 
-    /** {@link #run(String[], PrintStream, PrintStream)} with {@code commands} to choose from. */
+    /**
+     * {@link #run(String[], PrintStream, PrintStream)} with {@code commands} to choose from.
+     *
+     * @param args the command and its arguments
+     * @param commands the commands to choose from
+     * @param out standard output
+     * @param err standard error
+     * @return the exit status
+     * @throws InterruptedException the command was interrupted
+     */
     public static int run(String[] args, List<Command> commands, PrintStream out, PrintStream err)
         throws InterruptedException {
         if (args.length == 0) {
@@ -118,7 +144,11 @@ public final class Main {
         return commands.stream().filter(c -> c.name().equals(name)).findFirst();
     }
 
-    /** The text of {@code jroce help}. */
+    /**
+     * The text of {@code jroce help}.
+     *
+     * @return the text
+     */
     public static String usage() {
         return usage(Commands.all());
     }

@@ -4,6 +4,11 @@ package io.jroce.tools;
 public class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what is wrong with the command line
+     */
     public UsageException(String message) {
         super(message);
     }

@@ -9,7 +9,15 @@ public final class Arguments {
     private Arguments() {
     }
 
-    /** {@code value}, or an {@link InvalidAttributeException} saying that {@code name} is null. */
+    /**
+     * Checks an argument is not null.
+     *
+     * @param <T>   the argument's type
+     * @param value the argument
+     * @param name  its name, for the message
+     * @return {@code value}
+     * @throws InvalidAttributeException {@code value} is null (the message names {@code name})
+     */
     public static <T> T notNull(T value, String name) {
         if (value == null) {
             throw new InvalidAttributeException(name + " is null");
@@ -17,7 +25,16 @@ public final class Arguments {
         return value;
     }
 
-    /** Checks that the first {@code count} entries of {@code entries} exist (an SGE list, say). */
+    /**
+     * Checks that an array and its first {@code count} entries exist (an SGE list, say).
+     *
+     * @param <T>     the entries' type
+     * @param entries the array
+     * @param count   how many of its entries are used
+     * @param name    its name, for the message
+     * @return {@code entries}
+     * @throws InvalidAttributeException the array or one of its first {@code count} entries is null
+     */
     public static <T> T[] noNullIn(T[] entries, int count, String name) {
         notNull(entries, name);
         for (int i = 0; i < count; i++) {

@@ -6,5 +6,10 @@ package io.jroce.verbs;
  */
 @FunctionalInterface
 public interface AsyncEventListener {
+    /**
+     * Handles one event.
+     *
+     * @param event what happened, and to which resource
+     */
     void onEvent(AsyncEvent event);
 }

@@ -11,7 +11,10 @@ public interface CompletionChannel extends AutoCloseable {
     /**
      * Waits for the next completion event (ibv_get_cq_event).
      *
+     * @param timeout how long to wait at most
+     * @param unit    the unit of {@code timeout}
      * @return the CQ that had the event, or null when the timeout passed first
+     * @throws InterruptedException the waiting thread was interrupted
      */
     CompletionQueue getEvent(long timeout, TimeUnit unit) throws InterruptedException;
 

@@ -11,6 +11,7 @@ import java.util.Arrays;
  * IPv4-mapped form {@code ::ffff:a.b.c.d} (IBTA Vol. 1 Annex A17, RoCEv2).
  */
 public final class Gid {
+    /** A GID's length in bytes. */
     public static final int LENGTH = 16;
     private final byte[] raw;
 
@@ -18,7 +19,13 @@ public final class Gid {
         this.raw = raw;
     }
 
-    /** A GID from its 16 bytes, network order. */
+    /**
+     * A GID from its bytes.
+     *
+     * @param bytes 16 bytes, network order (copied)
+     * @return the GID
+     * @throws InvalidAttributeException {@code bytes} is null or not 16 bytes long
+     */
     public static Gid of(byte[] bytes) {
         if (bytes == null || bytes.length != LENGTH) {
             throw new InvalidAttributeException("a GID has 16 bytes, got "
@@ -27,7 +34,12 @@ public final class Gid {
         return new Gid(bytes.clone());
     }
 
-    /** The GID of an IP address: IPv4 becomes IPv4-mapped. */
+    /**
+     * The GID of an IP address.
+     *
+     * @param address an IPv4 or IPv6 address
+     * @return the IPv6 address as is, or the IPv4-mapped form of an IPv4 one
+     */
     public static Gid of(InetAddress address) {
         byte[] a = address.getAddress();
         if (a.length == 16) {
@@ -40,7 +52,13 @@ public final class Gid {
         return new Gid(g);
     }
 
-    /** Parses an IP address literal (no name lookup) into its GID. */
+    /**
+     * Parses an IP address literal (no name lookup) into its GID.
+     *
+     * @param ipLiteral e.g. {@code 10.0.0.1} or {@code fe80::1}
+     * @return the GID, as {@link #of(InetAddress)} makes it
+     * @throws InvalidAttributeException the text is null or not an IP address literal
+     */
     public static Gid parse(String ipLiteral) {
         Arguments.notNull(ipLiteral, "IP address literal");
         try {
@@ -53,7 +71,13 @@ public final class Gid {
         }
     }
 
-    /** Parses 32 hex digits, the form ibv_*_pingpong exchange ("wire GID"). */
+    /**
+     * Parses the form rdma-core's ibv_*_pingpong exchange ("wire GID").
+     *
+     * @param hex 32 hex digits, network order
+     * @return the GID
+     * @throws InvalidAttributeException the text is not 32 characters long
+     */
     public static Gid fromWireHex(String hex) {
         if (hex.length() != 32) {
             throw new InvalidAttributeException("a wire GID has 32 hex digits: " + hex);
@@ -65,20 +89,40 @@ public final class Gid {
         return new Gid(g);
     }
 
-    /** The 16 bytes, network order (a copy). */
+    /**
+     * The GID's bytes.
+     *
+     * @return a copy of the 16 bytes, network order
+     */
     public byte[] toBytes() {
         return raw.clone();
     }
 
-    /** Copies the 16 bytes into {@code dst} at {@code offset}. */
+    /**
+     * Copies the GID's bytes into an array, allocating nothing.
+     *
+     * @param dst    the array
+     * @param offset where the 16 bytes go
+     */
     public void copyTo(byte[] dst, int offset) {
         System.arraycopy(raw, 0, dst, offset, LENGTH);
     }
 
+    /**
+     * One byte of the GID.
+     *
+     * @param i the index, 0..15, network order
+     * @return the byte
+     */
     public byte byteAt(int i) {
         return raw[i];
     }
 
+    /**
+     * Whether the GID is an IPv4-mapped IPv6 address, {@code ::ffff:a.b.c.d}.
+     *
+     * @return true for an IPv4 address's GID
+     */
     public boolean isIpv4Mapped() {
         for (int i = 0; i < 10; i++) {
             if (raw[i] != 0) {
@@ -91,6 +135,8 @@ public final class Gid {
     /**
      * Whether this GID is a multicast GID as rdma_is_multicast_addr (rdma-core and the kernel's
      * ib_addr.h) sees it: an IPv6 multicast address (ff00::/8) or an IPv4-mapped 224.0.0.0/4 one.
+     *
+     * @return true for a multicast GID
      */
     public boolean isMulticast() {
         if (raw[0] == (byte) 0xff) {
@@ -99,6 +145,11 @@ public final class Gid {
         return isIpv4Mapped() && (raw[12] & 0xf0) == 0xe0;
     }
 
+    /**
+     * Whether every byte is 0 (the unspecified address {@code ::}).
+     *
+     * @return true for the zero GID
+     */
     public boolean isZero() {
         for (byte b : raw) {
             if (b != 0) {
@@ -108,7 +159,11 @@ public final class Gid {
         return true;
     }
 
-    /** The IP address this GID stands for (an {@link Inet4Address} when IPv4-mapped). */
+    /**
+     * The IP address this GID stands for.
+     *
+     * @return an {@link Inet4Address} when IPv4-mapped, else an {@link Inet6Address}
+     */
     public InetAddress toInetAddress() {
         try {
             if (isIpv4Mapped()) {
@@ -120,7 +175,11 @@ public final class Gid {
         }
     }
 
-    /** 32 lowercase hex digits, network order, as ibv_*_pingpong send it. */
+    /**
+     * The form rdma-core's ibv_*_pingpong send.
+     *
+     * @return 32 lowercase hex digits, network order
+     */
     public String toWireHex() {
         StringBuilder sb = new StringBuilder(32);
         for (byte b : raw) {

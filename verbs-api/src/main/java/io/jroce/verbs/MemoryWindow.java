@@ -8,18 +8,35 @@ package io.jroce.verbs;
  * {@link WrOpcode#SEND_WITH_INV}.
  */
 public interface MemoryWindow extends AutoCloseable {
-    /** The current rkey (0 bits of access until bound). */
+    /**
+     * The current rkey (it grants no access until the window is bound).
+     *
+     * @return the rkey
+     */
     int rkey();
 
-    /** The rkey a type 2 bind should use next: the current one with its low 8 bits incremented (ibv_inc_rkey). */
+    /**
+     * The rkey a type 2 bind should use next (ibv_inc_rkey).
+     *
+     * @return the current rkey with its low 8 bits (the key) incremented, wrapping within them
+     */
     default int nextRkey() {
         int k = rkey();
         return (k & ~0xFF) | ((k + 1) & 0xFF);
     }
 
-    /** 1 or 2. */
+    /**
+     * The window's type (IBV_MW_TYPE_1 or IBV_MW_TYPE_2).
+     *
+     * @return 1 or 2
+     */
     int type();
 
+    /**
+     * The protection domain the window was allocated in.
+     *
+     * @return the protection domain
+     */
     ProtectionDomain protectionDomain();
 
     /** Deallocates the window (ibv_dealloc_mw); its rkey stops working at once. */

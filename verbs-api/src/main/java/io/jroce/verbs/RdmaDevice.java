@@ -5,31 +5,82 @@ import java.util.Map;
 
 /** An open RDMA device and its context (ibv_context): the root of every other resource. */
 public interface RdmaDevice extends AutoCloseable {
-    /** Device name, e.g. {@code jroce0}. */
+    /**
+     * The device's name.
+     *
+     * @return the name, e.g. {@code jroce0}
+     */
     String name();
 
-    /** The GID table of port 1 (ibv_query_gid): one entry per configured IP address. */
+    /**
+     * The GID table of port 1 (ibv_query_gid): one entry per configured IP address.
+     *
+     * @return the GIDs, by index
+     */
     List<Gid> gids();
 
+    /**
+     * The device's attributes and limits (ibv_query_device).
+     *
+     * @return the attributes
+     */
     DeviceAttributes queryDevice();
 
+    /**
+     * The attributes of port 1, the device's only port (ibv_query_port).
+     *
+     * @return the attributes
+     */
     PortAttributes queryPort();
 
+    /**
+     * Allocates a protection domain (ibv_alloc_pd).
+     *
+     * @return the PD
+     * @throws ResourceLimitException the device has its maximum number of PDs
+     */
     ProtectionDomain allocPd();
 
-    /** Creates a completion queue of at least {@code entries} entries (ibv_create_cq). */
+    /**
+     * Creates a completion queue (ibv_create_cq).
+     *
+     * @param entries how many completions it must hold at least
+     * @return the CQ
+     * @throws ResourceLimitException    the device has its maximum number of CQs
+     * @throws InvalidAttributeException {@code entries} is outside 1..max_cqe
+     */
     CompletionQueue createCq(int entries);
 
-    /** Creates a CQ that reports completion events to {@code channel} (ibv_create_cq with a channel). */
+    /**
+     * Creates a completion queue that reports completion events to a channel (ibv_create_cq with a channel).
+     *
+     * @param entries how many completions it must hold at least
+     * @param channel where events go once the CQ is {@link CompletionQueue#requestNotification armed}
+     * @return the CQ
+     * @throws ResourceLimitException    the device has its maximum number of CQs
+     * @throws InvalidAttributeException {@code entries} is outside 1..max_cqe, or the channel is another device's
+     */
     CompletionQueue createCq(int entries, CompletionChannel channel);
 
-    /** Creates a completion event channel (ibv_create_comp_channel). */
+    /**
+     * Creates a completion event channel (ibv_create_comp_channel).
+     *
+     * @return the channel
+     */
     CompletionChannel createCompletionChannel();
 
-    /** Sets the listener for asynchronous events (replacing any earlier one; null for none). */
+    /**
+     * Sets the listener for asynchronous events, replacing any earlier one.
+     *
+     * @param listener the listener, or null for none
+     */
     void asyncEventListener(AsyncEventListener listener);
 
-    /** A snapshot of the device's counters by name (rxe hw_counters names plus jroce's drop reasons). */
+    /**
+     * The device's counters.
+     *
+     * @return a snapshot by name: rxe's hw_counters names plus jroce's drop reasons
+     */
     Map<String, Long> counters();
 
     /**

@@ -10,18 +10,41 @@ public final class ScatterGatherEntry {
     private int length;
     private int lkey;
 
+    /** An empty entry (address 0, length 0, lkey 0), to be {@link #set} later. */
     public ScatterGatherEntry() {
     }
 
+    /**
+     * An entry of {@code length} bytes at {@code address}.
+     *
+     * @param address the virtual address of the first byte
+     * @param length  the length in bytes, unsigned
+     * @param lkey    the local key of the memory region that holds the bytes
+     */
     public ScatterGatherEntry(long address, int length, int lkey) {
         set(address, length, lkey);
     }
 
-    /** An entry covering {@code length} bytes of {@code mr} from {@code offset}. */
+    /**
+     * An entry covering part of a memory region.
+     *
+     * @param mr     the region
+     * @param offset the offset of the first byte in the region
+     * @param length the length in bytes
+     * @return a new entry with the region's address plus {@code offset} and its lkey
+     */
     public static ScatterGatherEntry of(MemoryRegion mr, long offset, int length) {
         return new ScatterGatherEntry(mr.address() + offset, length, mr.lkey());
     }
 
+    /**
+     * Changes the entry, so that it can be reused without allocation.
+     *
+     * @param address the virtual address of the first byte
+     * @param length  the length in bytes, unsigned
+     * @param lkey    the local key of the memory region that holds the bytes
+     * @return this entry
+     */
     public ScatterGatherEntry set(long address, int length, int lkey) {
         this.address = address;
         this.length = length;
@@ -29,15 +52,29 @@ public final class ScatterGatherEntry {
         return this;
     }
 
+    /**
+     * The virtual address of the first byte.
+     *
+     * @return the address
+     */
     public long address() {
         return address;
     }
 
-    /** Length in bytes, unsigned 32-bit as in ibv_sge (a negative int means 2 GiB or more). */
+    /**
+     * The length in bytes.
+     *
+     * @return the length, unsigned 32-bit as in ibv_sge (a negative int means 2 GiB or more)
+     */
     public int length() {
         return length;
     }
 
+    /**
+     * The local key of the memory region that holds the bytes.
+     *
+     * @return the lkey
+     */
     public int lkey() {
         return lkey;
     }

@@ -2,7 +2,20 @@ package io.jroce.verbs;
 
 /** Opcode of a work completion (enum ibv_wc_opcode). */
 public enum WcOpcode {
-    SEND(0), RDMA_WRITE(1), RDMA_READ(2), COMP_SWAP(3), FETCH_ADD(4), BIND_MW(5), LOCAL_INV(6),
+    /** A SEND (with or without immediate or invalidate) completed. */
+    SEND(0),
+    /** An RDMA WRITE (with or without immediate) completed. */
+    RDMA_WRITE(1),
+    /** An RDMA READ completed: the data is in the local buffers. */
+    RDMA_READ(2),
+    /** A compare and swap completed: the original remote value is in the local buffer. */
+    COMP_SWAP(3),
+    /** A fetch and add completed: the original remote value is in the local buffer. */
+    FETCH_ADD(4),
+    /** A memory window bind completed. */
+    BIND_MW(5),
+    /** A local invalidate completed. */
+    LOCAL_INV(6),
     /** A receive completion. */
     RECV(128),
     /** A receive completion consumed by an RDMA WRITE with immediate. */
@@ -17,12 +30,22 @@ public enum WcOpcode {
         this.code = code;
     }
 
-    /** The value of IBV_WC_&lt;name&gt; in libibverbs; receive completions have bit 7 set. */
+    /**
+     * The opcode's value in libibverbs.
+     *
+     * @return the value of IBV_WC_&lt;name&gt;; receive completions have bit 7 set
+     */
     public int code() {
         return code;
     }
 
-    /** The opcode whose {@link #code()} is {@code code}; throws {@link IllegalArgumentException} for any other number. */
+    /**
+     * The opcode of a libibverbs value.
+     *
+     * @param code a value of enum ibv_wc_opcode
+     * @return the opcode whose {@link #code()} is {@code code}
+     * @throws IllegalArgumentException no opcode has that value
+     */
     public static WcOpcode fromCode(int code) {
         for (WcOpcode op : values()) {
             if (op.code == code) {

@@ -18,7 +18,24 @@ public final class WorkCompletion {
     private boolean withInv;
     private int invalidatedRkey;
 
-    /** Fills every field; used by the RNIC. */
+    /** An empty completion for {@link CompletionQueue#poll} to fill. */
+    public WorkCompletion() {
+    }
+
+    /**
+     * Fills every field and clears the GRH and invalidate flags; used by the RNIC.
+     *
+     * @param wrId      the work request's identifier
+     * @param status    the completion status
+     * @param opcode    the completion opcode
+     * @param byteLen   the bytes transferred
+     * @param withImm   whether immediate data came
+     * @param immData   the immediate data
+     * @param qpNum     the local QP number
+     * @param srcQp     the source QP number
+     * @param vendorErr the implementation's error detail, 0 for none
+     * @return this completion
+     */
     public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int byteLen,
                               boolean withImm, int immData, int qpNum, int srcQp, int vendorErr) {
         this.wrId = wrId;
@@ -36,7 +53,14 @@ public final class WorkCompletion {
         return this;
     }
 
-    /** Sets IBV_WC_GRH and IBV_WC_WITH_INV with the invalidated rkey; used by the RNIC. */
+    /**
+     * Sets IBV_WC_GRH and IBV_WC_WITH_INV with the invalidated rkey; used by the RNIC.
+     *
+     * @param grh             whether the receive buffer starts with the GRH area
+     * @param withInv         whether the message was a SEND with invalidate
+     * @param invalidatedRkey the rkey it invalidated
+     * @return this completion
+     */
     public WorkCompletion flags(boolean grh, boolean withInv, int invalidatedRkey) {
         this.grh = grh;
         this.withInv = withInv;
@@ -47,107 +71,199 @@ public final class WorkCompletion {
     /**
      * Starts a completion of work request {@code wrId} on QP {@code qpNum} with status SUCCESS and
      * every other field cleared; the RNIC then sets what applies with the fluent setters below.
+     *
+     * @param wrId   the work request's identifier
+     * @param opcode the completion opcode
+     * @param qpNum  the local QP number
+     * @return this completion
      */
     public WorkCompletion start(long wrId, WcOpcode opcode, int qpNum) {
         return set(wrId, WcStatus.SUCCESS, opcode, 0, false, 0, qpNum, 0, 0);
     }
 
-    /** Sets the status; used by the RNIC. */
+    /**
+     * Sets the status; used by the RNIC.
+     *
+     * @param status the status
+     * @return this completion
+     */
     public WorkCompletion status(WcStatus status) {
         this.status = status;
         return this;
     }
 
-    /** Sets the number of bytes transferred; used by the RNIC. */
+    /**
+     * Sets the number of bytes transferred; used by the RNIC.
+     *
+     * @param byteLen the byte count, unsigned
+     * @return this completion
+     */
     public WorkCompletion byteLen(int byteLen) {
         this.byteLen = byteLen;
         return this;
     }
 
-    /** Sets the immediate data and IBV_WC_WITH_IMM; used by the RNIC. */
+    /**
+     * Sets the immediate data and IBV_WC_WITH_IMM; used by the RNIC.
+     *
+     * @param immData the immediate data
+     * @return this completion
+     */
     public WorkCompletion immData(int immData) {
         this.immData = immData;
         this.withImm = true;
         return this;
     }
 
-    /** Sets the source QP (UD receives; connected QPs report their peer); used by the RNIC. */
+    /**
+     * Sets the source QP (UD receives; connected QPs report their peer); used by the RNIC.
+     *
+     * @param srcQp the source QP number
+     * @return this completion
+     */
     public WorkCompletion srcQp(int srcQp) {
         this.srcQp = srcQp;
         return this;
     }
 
-    /** Sets IBV_WC_GRH (a UD receive whose buffer starts with the 40-byte GRH area); used by the RNIC. */
+    /**
+     * Sets IBV_WC_GRH (a UD receive whose buffer starts with the 40-byte GRH area); used by the RNIC.
+     *
+     * @param grh whether the GRH area is filled
+     * @return this completion
+     */
     public WorkCompletion grh(boolean grh) {
         this.grh = grh;
         return this;
     }
 
-    /** Sets the rkey a SEND with invalidate invalidated and IBV_WC_WITH_INV; used by the RNIC. */
+    /**
+     * Sets the rkey a SEND with invalidate invalidated and IBV_WC_WITH_INV; used by the RNIC.
+     *
+     * @param rkey the invalidated rkey
+     * @return this completion
+     */
     public WorkCompletion invalidatedRkey(int rkey) {
         this.invalidatedRkey = rkey;
         this.withInv = true;
         return this;
     }
 
+    /**
+     * Copies every field of another completion.
+     *
+     * @param o the completion to copy
+     * @return this completion
+     */
     public WorkCompletion copyFrom(WorkCompletion o) {
         return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr)
             .flags(o.grh, o.withInv, o.invalidatedRkey);
     }
 
+    /**
+     * The identifier of the work request that completed.
+     *
+     * @return the wr_id the request was posted with
+     */
     public long wrId() {
         return wrId;
     }
 
+    /**
+     * Whether the work request succeeded, and if not why.
+     *
+     * @return the status
+     */
     public WcStatus status() {
         return status;
     }
 
-    /** The opcode; as in libibverbs it is meaningful only when the status is SUCCESS. */
+    /**
+     * The operation that completed; as in libibverbs it is meaningful only when the status is SUCCESS.
+     *
+     * @return the opcode
+     */
     public WcOpcode opcode() {
         return opcode;
     }
 
-    /** Bytes transferred: the received length for receives, the read/atomic length for reads. */
+    /**
+     * The bytes transferred: the received length for receives, the read/atomic length for reads.
+     *
+     * @return the byte count, unsigned
+     */
     public int byteLen() {
         return byteLen;
     }
 
-    /** Immediate data as the sender posted it; valid when {@link #withImm()}. */
+    /**
+     * The immediate data as the sender posted it; valid when {@link #withImm()}.
+     *
+     * @return the immediate data
+     */
     public int immData() {
         return immData;
     }
 
-    /** IBV_WC_WITH_IMM. */
+    /**
+     * Whether the message carried immediate data (IBV_WC_WITH_IMM).
+     *
+     * @return true when {@link #immData()} is valid
+     */
     public boolean withImm() {
         return withImm;
     }
 
+    /**
+     * The local QP the work request belonged to.
+     *
+     * @return its 24-bit QP number
+     */
     public int qpNum() {
         return qpNum;
     }
 
-    /** Source QP number (UD receives). */
+    /**
+     * The source QP number (UD receives).
+     *
+     * @return the sender's 24-bit QP number
+     */
     public int srcQp() {
         return srcQp;
     }
 
-    /** IBV_WC_GRH: the first 40 bytes of the receive buffer hold the network header (UD receives). */
+    /**
+     * Whether the first 40 bytes of the receive buffer hold the network header (IBV_WC_GRH, UD receives).
+     *
+     * @return true when the GRH area is filled
+     */
     public boolean grh() {
         return grh;
     }
 
-    /** IBV_WC_WITH_INV: the message was a SEND with invalidate; see {@link #invalidatedRkey()}. */
+    /**
+     * Whether the message was a SEND with invalidate (IBV_WC_WITH_INV); see {@link #invalidatedRkey()}.
+     *
+     * @return true for a SEND with invalidate
+     */
     public boolean withInv() {
         return withInv;
     }
 
-    /** The rkey the SEND with invalidate invalidated (ibv_wc.invalidated_rkey). */
+    /**
+     * The rkey the SEND with invalidate invalidated (ibv_wc.invalidated_rkey).
+     *
+     * @return the rkey, valid when {@link #withInv()}
+     */
     public int invalidatedRkey() {
         return invalidatedRkey;
     }
 
-    /** Implementation-specific detail of an error status (0 when none). */
+    /**
+     * The implementation's detail of an error status.
+     *
+     * @return the detail, 0 when none
+     */
     public int vendorErr() {
         return vendorErr;
     }

@@ -49,54 +49,101 @@ public final class CmConnection {
         this.events = events;
     }
 
-    /** Whether this side sent the REQ. */
+    /**
+     * Whether this side sent the REQ.
+     *
+     * @return true on the active side
+     */
     public boolean isActive() {
         return active;
     }
 
-    /** This side's communication ID (IBTA 12.6.5 Local Communication ID). */
+    /**
+     * This side's communication ID (IBTA 12.6.5 Local Communication ID).
+     *
+     * @return the local comm ID
+     */
     public int localCommId() {
         return localCommId;
     }
 
-    /** The peer's communication ID; 0 until its REP (active) or known from the REQ (passive). */
+    /**
+     * The peer's communication ID; 0 until its REP (active) or known from the REQ (passive).
+     *
+     * @return the remote comm ID, or 0
+     */
     public int remoteCommId() {
         return remoteCommId;
     }
 
-    /** The peer's CA GUID, as its REQ or REP carried it. */
+    /**
+     * The peer's CA GUID, as its REQ or REP carried it.
+     *
+     * @return the GUID
+     */
     public long remoteCaGuid() {
         return remoteCaGuid;
     }
 
+    /**
+     * The service ID the REQ or SIDR_REQ asked for.
+     *
+     * @return the service ID
+     */
     public long serviceId() {
         return serviceId;
     }
 
+    /**
+     * This side's QP, as the REQ or REP carries it.
+     *
+     * @return the 24-bit QP number
+     */
     public int localQpn() {
         return localQpn;
     }
 
-    /** The peer's QP, from its REQ or REP. */
+    /**
+     * The peer's QP, from its REQ or REP.
+     *
+     * @return the 24-bit QP number
+     */
     public int remoteQpn() {
         return remoteQpn;
     }
 
-    /** The transaction ID of the REQ (see {@link CmTransactionId}). */
+    /**
+     * The transaction ID of the REQ (see {@link CmTransactionId}).
+     *
+     * @return the TID
+     */
     public long transactionId() {
         return tid;
     }
 
+    /**
+     * Where the connection is in the CM's state machine (IBTA 12.9.6).
+     *
+     * @return the state
+     */
     public CmState state() {
         return state;
     }
 
-    /** This side's GID the connection runs on: where its REQ left from or arrived (16 bytes, a copy). */
+    /**
+     * This side's GID the connection runs on: where its REQ left from or arrived (16 bytes, a copy).
+     *
+     * @return a copy of the GID
+     */
     public byte[] localGid() {
         return localGid.clone();
     }
 
-    /** The peer's GID (16 bytes, a copy). */
+    /**
+     * The peer's GID (16 bytes, a copy).
+     *
+     * @return a copy of the GID
+     */
     public byte[] peerGid() {
         return peerGid.clone();
     }

@@ -24,6 +24,10 @@ public final class CmTimeouts {
      * {@code cm_ack_timeout}: the local ACK timeout of a path of packet life time
      * {@code packetLifeTime} from a CA of ACK delay {@code caAckDelay} (about twice the packet life
      * time plus the ACK delay, IBTA 12.7.34), at most 31. 19 for the RoCE path and rxe's delay 15.
+     *
+     * @param caAckDelay the CA's ACK delay, as an IBA time exponent
+     * @param packetLifeTime the path's packet life time, as an IBA time exponent
+     * @return the local ACK timeout exponent, 0..31
      */
     public static int ackTimeout(int caAckDelay, int packetLifeTime) {
         int ackTimeout = packetLifeTime + 1;
@@ -35,7 +39,12 @@ public final class CmTimeouts {
         return Math.min(31, ackTimeout);
     }
 
-    /** {@code cm_convert_to_ms}: 2 to the power of max(t - 8, 0) milliseconds. */
+    /**
+     * {@code cm_convert_to_ms}: 2 to the power of max(t - 8, 0) milliseconds.
+     *
+     * @param ibaTime an IBA time exponent (4.096 us times 2 to its power)
+     * @return the time in milliseconds, rounded as the kernel rounds it
+     */
     public static long convertToMs(int ibaTime) {
         return 1L << Math.max(ibaTime - 8, 0);
     }
@@ -43,6 +52,10 @@ public final class CmTimeouts {
     /**
      * The active side's REQ retransmission interval ({@code ib_send_cm_req}): twice the packet life
      * time plus the remote CM response timeout; 2 * 1024 + 4096 = 6144 ms with the CMA's values.
+     *
+     * @param packetLifeTime the path's packet life time, as an IBA time exponent
+     * @param remoteCmResponseTimeout the peer's CM response timeout, as an IBA time exponent
+     * @return the interval in milliseconds
      */
     public static long reqIntervalMs(int packetLifeTime, int remoteCmResponseTimeout) {
         return 2 * convertToMs(packetLifeTime) + convertToMs(remoteCmResponseTimeout);
@@ -52,6 +65,8 @@ public final class CmTimeouts {
      * The SIDR_REQ's retransmission interval: the CMA sets it to its CM response timeout alone
      * ({@code cma_resolve_ib_udp}: {@code 1 << (CMA_CM_RESPONSE_TIMEOUT - 8)}), 4096 ms, with
      * {@link #MAX_CM_RETRIES} retries.
+     *
+     * @return the interval in milliseconds
      */
     public static long sidrIntervalMs() {
         return convertToMs(CM_RESPONSE_TIMEOUT);
@@ -60,6 +75,9 @@ public final class CmTimeouts {
     /**
      * How long TimeWait lasts ({@code cm_enter_timewait}): the address vector's timeout, the packet
      * life time + 1, converted: 2048 ms on RoCE.
+     *
+     * @param packetLifeTime the path's packet life time, as an IBA time exponent
+     * @return TimeWait's length in milliseconds
      */
     public static long timeWaitMs(int packetLifeTime) {
         return convertToMs(packetLifeTime + 1);
@@ -68,6 +86,10 @@ public final class CmTimeouts {
     /**
      * The wait an MRA asks for ({@code cm_mra_handler}): its service timeout plus the path's timeout
      * (packet life time + 1), converted: 65536 + 2048 ms for the CMA's MRA.
+     *
+     * @param serviceTimeout the MRA's service timeout, as an IBA time exponent
+     * @param packetLifeTime the path's packet life time, as an IBA time exponent
+     * @return the wait in milliseconds
      */
     public static long mraWaitMs(int serviceTimeout, int packetLifeTime) {
         return convertToMs(serviceTimeout) + convertToMs(packetLifeTime + 1);

@@ -28,7 +28,21 @@ public record ConnectParams(long serviceId, byte[] localGid, byte[] peerGid, int
     /** The REQ's private data field (IBTA 12.6.5): 92 bytes, of which the RDMA CM header takes 36. */
     public static final int MAX_PRIVATE_DATA = io.jroce.stack.mad.CmReqFlyweight.PRIVATE_DATA_LENGTH;
 
-    /** A REQ on the default RoCE path: traffic class 0, packet life time {@link CmTimeouts#PACKET_LIFE_TIME}. */
+    /**
+     * A REQ on the default RoCE path: traffic class 0, packet life time {@link CmTimeouts#PACKET_LIFE_TIME}.
+     *
+     * @param serviceId the service to connect to
+     * @param localGid this device's GID the REQ leaves from
+     * @param peerGid the passive side's GID
+     * @param localQpn the RC QP this side connects
+     * @param startingPsn the PSN this side's QP expects first
+     * @param responderResources RDMA READs and atomics this side serves at once
+     * @param initiatorDepth RDMA READs and atomics this side has outstanding at once
+     * @param retryCount transport retries
+     * @param rnrRetryCount RNR retries
+     * @param pathMtu IBA MTU code 1..5
+     * @param privateData the REQ's private data
+     */
     public ConnectParams(long serviceId, byte[] localGid, byte[] peerGid, int localQpn, int startingPsn,
                          int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount, int pathMtu,
                          byte[] privateData) {

@@ -29,7 +29,7 @@ import io.jroce.stack.stats.Counters;
  * are dropped and counted ({@code cm_*}), never thrown.
  */
 public final class ConnectionManager implements MadHandler, CommEstablishedListener {
-    /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = port space << 16 | port. */
+    /** RDMA CM's TCP port space (cma.c {@code RDMA_PS_TCP}): service ID = {@code portSpace << 16 | port}. */
     public static final int PORT_SPACE_TCP = 0x0106;
     /** RDMA CM's UDP port space ({@code RDMA_PS_UDP}): UD QPs, resolved by SIDR. */
     public static final int PORT_SPACE_UDP = 0x0111;
@@ -64,6 +64,7 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      *
      * @param random the source of the CA GUID, the TID's high half and the local comm IDs (a seeded
      *               one makes a test's IDs repeatable)
+     * @param gsi the GSI (QP1) of the device the manager serves
      */
     public ConnectionManager(Gsi gsi, Random random) {
         this(gsi, random, Gsi.ROCE_PORT);
@@ -74,6 +75,10 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * A CM message goes to the peer's RoCE port (4791 on a real network), not to the port its MAD
      * came from: rxe sends from 0xC000 + a hash of the QPN, where nothing listens. Tests that put
      * several jroce devices on one host give them all one free port P, their own and their peers'.
+     *
+     * @param gsi the GSI (QP1) of the device the manager serves
+     * @param random the source of the CA GUID, the TID's high half and the local comm IDs
+     * @param peerPort the UDP port every CM message is sent to, 1..65535
      */
     public ConnectionManager(Gsi gsi, Random random, int peerPort) {
         if (peerPort < 1 || peerPort > 65535) {
@@ -97,32 +102,59 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         gsi.commEstablishedListener(this);
     }
 
-    /** The service ID of a UDP port in RDMA CM's port space. */
+    /**
+     * The service ID of a UDP port in RDMA CM's port space.
+     *
+     * @param port the UDP port
+     * @return the service ID
+     */
     public static long udpServiceId(int port) {
         return ((long) PORT_SPACE_UDP << 16) | (port & 0xFFFF);
     }
 
-    /** The service ID of a TCP port in RDMA CM's port space. */
+    /**
+     * The service ID of a TCP port in RDMA CM's port space.
+     *
+     * @param port the TCP port
+     * @return the service ID
+     */
     public static long tcpServiceId(int port) {
         return ((long) PORT_SPACE_TCP << 16) | (port & 0xFFFF);
     }
 
-    /** This device's CA GUID, as its REQs and REPs carry it. */
+    /**
+     * This device's CA GUID, as its REQs and REPs carry it.
+     *
+     * @return the GUID
+     */
     public long caGuid() {
         return caGuid;
     }
 
-    /** The connections the manager holds, TimeWait included. I/O thread. */
+    /**
+     * The connections the manager holds, TimeWait included. I/O thread.
+     *
+     * @return how many connections it holds
+     */
     public int connections() {
         return table.size();
     }
 
-    /** Takes the REQs for {@code serviceId}, reporting them to {@code events}. I/O thread. */
+    /**
+     * Takes the REQs for {@code serviceId}, reporting them to {@code events}. I/O thread.
+     *
+     * @param serviceId the service ID
+     * @param events where the REQs are reported
+     */
     public void listen(long serviceId, CmEvents events) {
         table.listen(serviceId, events);
     }
 
-    /** Stops taking REQs for {@code serviceId} (they get REJ invalid service ID). I/O thread. */
+    /**
+     * Stops taking REQs for {@code serviceId} (they get REJ invalid service ID). I/O thread.
+     *
+     * @param serviceId the service ID
+     */
     public void stopListening(long serviceId) {
         table.stopListening(serviceId);
     }
@@ -131,6 +163,10 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * Sends a REQ (IBTA 12.6.5) with the fields the CMA sets, and retransmits it every
      * {@link CmTimeouts#reqIntervalMs} until a REP, REJ or MRA, {@link CmTimeouts#MAX_CM_RETRIES} times,
      * then reports {@link CmEvents#onUnreachable}. I/O thread.
+     *
+     * @param p what the REQ carries
+     * @param events where the connection's events go
+     * @return the connection, in REQ_SENT
      */
     public CmConnection connect(ConnectParams p, CmEvents events) {
         if (p.privateData().length > ConnectParams.MAX_PRIVATE_DATA) {
@@ -157,6 +193,10 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * until the SIDR_REP, {@link CmTimeouts#MAX_CM_RETRIES} times, then reports {@link CmEvents#onUnreachable}
      * ({@code ib_send_cm_sidr_req} with the CMA's values). The request ID is the connection's local comm ID,
      * the TID formed from it as for a REQ. I/O thread.
+     *
+     * @param p what the SIDR_REQ carries
+     * @param events where the connection's events go
+     * @return the request's connection
      */
     public CmConnection sidrRequest(SidrParams p, CmEvents events) {
         return sidr.request(p, events, gsi.nowNs());
@@ -165,17 +205,32 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     /**
      * Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 0 naming the UD QP {@code qpn}
      * and its Q_Key ({@code ib_send_cm_sidr_rep}); the request is done. I/O thread.
+     *
+     * @param c a connection reported to the consumer
+     * @param qpn the UD QP that serves the service
+     * @param qKey its Q_Key
+     * @param privateData what the message carries
      */
     public void sidrAccept(CmConnection c, int qpn, int qKey, byte[] privateData) {
         sidr.accept(c, qpn, qKey, privateData);
     }
 
-    /** Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 2, rejected ({@code rdma_reject}). I/O thread. */
+    /**
+     * Passive UD: answers a reported SIDR_REQ with a SIDR_REP of status 2, rejected ({@code rdma_reject}). I/O thread.
+     *
+     * @param c a connection reported to the consumer
+     * @param privateData what the message carries
+     */
     public void sidrReject(CmConnection c, byte[] privateData) {
         sidr.reject(c, privateData);
     }
 
-    /** Passive: answers the REQ with a REP (IBTA 12.6.8), retransmitted as the REQ asked, until the RTU. I/O thread. */
+    /**
+     * Passive: answers the REQ with a REP (IBTA 12.6.8), retransmitted as the REQ asked, until the RTU. I/O thread.
+     *
+     * @param c a connection reported to the consumer
+     * @param p what the REP carries
+     */
     public void accept(CmConnection c, AcceptParams p) {
         expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
         if (p.privateData().length > AcceptParams.MAX_PRIVATE_DATA) {
@@ -195,6 +250,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * its header, the addresses, no ID listening) with REJ 28 and local comm ID 0, as the kernel's
      * {@code cm_destroy_id} sends it from REQ_RCVD when {@code cma_ib_req_handler} fails (the CMA arms its
      * MRA only after reporting a request, so the state is still REQ_RCVD). The connection is gone. I/O thread.
+     *
+     * @param c a connection reported to the consumer
      */
     public void refuse(CmConnection c) {
         expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);
@@ -205,7 +262,11 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
         c.state = CmState.IDLE;
     }
 
-    /** Active: answers the reported REP with an RTU (IBTA 12.6.9); the connection is established. I/O thread. */
+    /**
+     * Active: answers the reported REP with an RTU (IBTA 12.6.9); the connection is established. I/O thread.
+     *
+     * @param c a connection reported to the consumer
+     */
     public void ready(CmConnection c) {
         expect(c, CmState.REP_RCVD, CmState.MRA_REP_SENT);
         c.state = CmState.ESTABLISHED;
@@ -217,6 +278,9 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
     /**
      * Rejects a reported REQ (passive) or REP (active) with REJ reason 28, consumer defined, and
      * forgets the connection. I/O thread.
+     *
+     * @param c a connection reported to the consumer
+     * @param privateData what the message carries
      */
     public void reject(CmConnection c, byte[] privateData) {
         expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT, CmState.REP_RCVD, CmState.MRA_REP_SENT);
@@ -237,6 +301,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * Established: sends a DREQ (IBTA 12.6.10), retransmitted like the REQ or REP, until the DREP.
      * After a DREQ was received: sends the DREP (12.6.11). Either way the connection then goes
      * through TimeWait. I/O thread.
+     *
+     * @param c a connection reported to the consumer
      */
     public void disconnect(CmConnection c) {
         release.disconnect(c, gsi.nowNs());
@@ -250,6 +316,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * gets REJ 28; an established one a single DREQ and TimeWait (cm_destroy_id sends the DREQ, then cancels
      * its retransmission: nobody waits for the DREP), as does one whose DREQ is out; one whose peer
      * disconnected gets its DREP. Nothing is sent for a connection in TimeWait or gone. I/O thread.
+     *
+     * @param c a connection reported to the consumer
      */
     public void destroy(CmConnection c) {
         c.events = NO_EVENTS;
@@ -304,6 +372,8 @@ public final class ConnectionManager implements MadHandler, CommEstablishedListe
      * Forgets a reported REQ without answering it, as {@code cm_destroy_id} does when the CMA's
      * consumer refused it with -ENOMEM (a listener's backlog is full, ucma.c): no REJ, "to allow
      * future retries", so the peer's next retransmission of the REQ is a new request. I/O thread.
+     *
+     * @param c a connection reported to the consumer
      */
     public void dropRequest(CmConnection c) {
         expect(c, CmState.REQ_RCVD, CmState.MRA_REQ_SENT);

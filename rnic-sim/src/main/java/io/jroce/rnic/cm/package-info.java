@@ -11,5 +11,7 @@
  * {@code CmConnectionRelease} (DREQ, DREP, TimeWait), {@code CmSidr} (UD service ID resolution),
  * {@code CmConnectionTable} (the lookups), {@code CmTimerQueue} and {@code CmMessageSender}.
  * See docs/cm-protocol.md.
+ *
+ * <p>Internal: not part of jroce's API, so it may change in any release (docs/versioning.md).
  */
 package io.jroce.rnic.cm;

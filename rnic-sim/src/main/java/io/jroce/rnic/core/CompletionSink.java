@@ -12,6 +12,8 @@ public interface CompletionSink {
      * The entry to fill next, cleared of nothing (set every field you need, e.g. with
      * {@link WorkCompletion#start}), or null when the queue is full: the completion is lost and the
      * sink has reported the overflow (CQ_ERR, IBTA 11.6.3).
+     *
+     * @return the entry, or null when the queue is full
      */
     WorkCompletion claim();
 
@@ -19,6 +21,8 @@ public interface CompletionSink {
      * Makes the entry returned by the last {@link #claim()} visible to pollers; {@code solicited}
      * says the message carried the solicited-event bit, which matters to a queue armed for
      * solicited completions only (IBTA 11.4.2.2).
+     *
+     * @param solicited whether the message carried the solicited-event bit
      */
     void publish(boolean solicited);
 }

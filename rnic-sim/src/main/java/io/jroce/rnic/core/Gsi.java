@@ -54,7 +54,11 @@ public final class Gsi {
         this.gids = gids;
     }
 
-    /** Sets the handler of received MADs (the CM), or null for none: then MADs are counted and dropped. Any thread. */
+    /**
+     * Sets the handler of received MADs (the CM), or null for none: then MADs are counted and dropped. Any thread.
+     *
+     * @param h the handler, or null
+     */
     public void handler(MadHandler h) {
         this.handler = h;
     }
@@ -63,6 +67,8 @@ public final class Gsi {
      * Sets (or with null clears) who hears of the device's connected QPs receiving their first packet
      * after RTR (IBTA 11.6.3.1 Communication Established): the CM, which establishes a connection
      * still waiting for its RTU. On the GSI because the GSI is the device's one seam to its CM. Any thread.
+     *
+     * @param l the listener, or null
      */
     public void commEstablishedListener(CommEstablishedListener l) {
         this.commEstablished = l;
@@ -88,6 +94,10 @@ public final class Gsi {
      * @throws IllegalStateException    off the I/O thread
      * @throws IllegalArgumentException for a buffer shorter than a MAD, a local GID not in the GID
      *                                  table, a GID not of 16 bytes or a port outside 1..65535
+     * @param mad the buffer holding the MAD
+     * @param offset where the MAD starts in it
+     * @param localGid the GID to send from, one of the device's
+     * @param peerGid the peer's GID
      */
     public boolean send(DirectBuffer mad, int offset, byte[] localGid, byte[] peerGid, int peerPort) {
         if (!io.inIoThread()) {
@@ -116,12 +126,20 @@ public final class Gsi {
         return sent;
     }
 
-    /** The I/O thread's clock, in ns: what {@link MadHandler#onMad} and {@link MadHandler#onTimer} are given. */
+    /**
+     * The I/O thread's clock, in ns: what {@link MadHandler#onMad} and {@link MadHandler#onTimer} are given.
+     *
+     * @return the time in nanoseconds
+     */
     public long nowNs() {
         return io.nowNs();
     }
 
-    /** The device's counters, where the handler counts the MADs it drops. */
+    /**
+     * The device's counters, where the handler counts the MADs it drops.
+     *
+     * @return the counters
+     */
     public Counters counters() {
         return counters;
     }
@@ -134,12 +152,20 @@ public final class Gsi {
         }
     }
 
-    /** Runs {@code task} on the I/O thread, where {@link #send} may be called. Any thread; never blocks. */
+    /**
+     * Runs {@code task} on the I/O thread, where {@link #send} may be called. Any thread; never blocks.
+     *
+     * @param task what to run
+     */
     public void execute(Runnable task) {
         io.execute(task);
     }
 
-    /** True on the device's I/O thread (in the invoker mode: the thread that owns the device now). */
+    /**
+     * True on the device's I/O thread (in the invoker mode: the thread that owns the device now).
+     *
+     * @return whether the calling thread owns the device
+     */
     public boolean inIoThread() {
         return io.inIoThread();
     }

@@ -85,7 +85,12 @@ public final class SoftDevice implements RdmaDevice {
      * @param gids     the GID table: one entry per local address the transport serves
      * @param counters the device's counters, shared with the transport so that its drops count too
      * @param memoryBudget the heap bytes its QPs', SRQs' and CQs' queues may take ({@link MemoryBudget})
+     * @param name the device's name
+     * @param activeMtu the port's active MTU
+     * @param transport what the device sends and receives through
+     * @param io the thread that owns the device
      * @param events   who hears of the protocol's events and drops ({@link ProtocolEvents#logging} by default)
+     * @return the open device
      */
     public static SoftDevice open(String name, List<Gid> gids, Mtu activeMtu, RoceTransport transport, IoContext io,
                                   Counters counters, long memoryBudget, ProtocolEvents events) {
@@ -138,7 +143,11 @@ public final class SoftDevice implements RdmaDevice {
         return memory;
     }
 
-    /** Set once after opening, before any CQ is polled; null for none (the simulated fabric). */
+    /**
+     * Set once after opening, before any CQ is polled; null for none (the simulated fabric).
+     *
+     * @param hint what a CQ poll tells the transport, or null
+     */
     public void pollingHint(io.jroce.stack.transport.PollingHint hint) {
         this.pollingHint = hint;
     }
@@ -178,6 +187,8 @@ public final class SoftDevice implements RdmaDevice {
     /**
      * The device's General Services Interface, QP1: the connection manager's seam (its MAD handler
      * and sending). It lives from open to close; after close it receives nothing.
+     *
+     * @return the GSI
      */
     public Gsi gsi() {
         return gsi;
@@ -425,12 +436,20 @@ public final class SoftDevice implements RdmaDevice {
         }
     }
 
-    /** Runs {@code hook} when the device closes. Any thread. */
+    /**
+     * Runs {@code hook} when the device closes. Any thread.
+     *
+     * @param hook what to run
+     */
     public void onClose(Runnable hook) {
         closeHooks.add(hook);
     }
 
-    /** The port's active MTU: the largest path MTU a QP may use. */
+    /**
+     * The port's active MTU: the largest path MTU a QP may use.
+     *
+     * @return the active MTU
+     */
     public Mtu portActiveMtu() {
         return activeMtu;
     }

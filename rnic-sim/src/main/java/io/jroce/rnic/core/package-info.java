@@ -24,5 +24,7 @@
  * </ul>
  * One package rather than two: the resources fill the engines' per-QP state and WQEs directly on
  * posting and Modify QP, which across packages would need public mutable fields.
+ *
+ * <p>Internal: not part of jroce's API, so it may change in any release (docs/versioning.md).
  */
 package io.jroce.rnic.core;

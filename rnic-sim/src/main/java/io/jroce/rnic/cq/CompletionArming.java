@@ -30,6 +30,8 @@ public final class CompletionArming {
     /**
      * Arms for the next solicited completion ({@code solicitedOnly}) or the next completion of any
      * kind. Arming for any completion stays so when solicited-only is asked next, as rxe keeps it.
+     *
+     * @param solicitedOnly arm for a solicited (or unsuccessful) completion only
      */
     public void arm(boolean solicitedOnly) {
         int wanted = solicitedOnly ? SOLICITED : ALL;
@@ -43,6 +45,10 @@ public final class CompletionArming {
      * A completion was published: true when it matches what the queue is armed for, which disarms
      * it (the caller then posts one event). Armed for solicited completions only, a solicited or an
      * unsuccessful completion matches (IBTA 11.4.2.2). Producer only.
+     *
+     * @param solicited whether the completion's message had the solicited-event bit
+     * @param successful whether its status is SUCCESS
+     * @return true when an event is due
      */
     public boolean fire(boolean solicited, boolean successful) {
         int armed;
@@ -55,7 +61,11 @@ public final class CompletionArming {
         return false;
     }
 
-    /** True while armed for anything. */
+    /**
+     * True while armed for anything.
+     *
+     * @return whether armed
+     */
     public boolean armed() {
         return state != NONE;
     }

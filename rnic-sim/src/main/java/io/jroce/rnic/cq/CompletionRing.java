@@ -42,7 +42,11 @@ public final class CompletionRing {
     /** Next slot to poll; advanced by pollers with a CAS. */
     private volatile long consumerIndex;
 
-    /** A ring of {@code capacity} entries (at least 1). */
+    /**
+     * A ring of {@code capacity} entries (at least 1).
+     *
+     * @param capacity how many entries the ring holds
+     */
     public CompletionRing(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("a completion ring needs at least one entry, got " + capacity);
@@ -53,6 +57,11 @@ public final class CompletionRing {
         }
     }
 
+    /**
+     * The ring's size.
+     *
+     * @return how many entries the ring holds
+     */
     public int capacity() {
         return slots.length;
     }
@@ -60,6 +69,8 @@ public final class CompletionRing {
     /**
      * The slot to fill next, holding whatever it held before, or null when the ring is full.
      * Producer only; the slot is not visible to pollers until {@link #publish()}.
+     *
+     * @return the slot, or null when full
      */
     public WorkCompletion claim() {
         long p = producerIndex;
@@ -77,7 +88,11 @@ public final class CompletionRing {
         producerIndex = producerIndex + 1;
     }
 
-    /** The slot of the last {@link #claim()}, not yet published: the producer reads it back before publishing. */
+    /**
+     * The slot of the last {@link #claim()}, not yet published: the producer reads it back before publishing.
+     *
+     * @return the claimed slot
+     */
     public WorkCompletion claimed() {
         return slots[(int) (producerIndex % slots.length)];
     }
@@ -85,6 +100,9 @@ public final class CompletionRing {
     /**
      * Takes up to {@code wcs.length} entries, oldest first, copying them into {@code wcs}; returns
      * how many (0 when the ring is empty). Any thread.
+     *
+     * @param wcs where the entries are copied, from index 0
+     * @return how many entries were taken
      */
     public int poll(WorkCompletion[] wcs) {
         while (true) {
@@ -102,7 +120,12 @@ public final class CompletionRing {
         }
     }
 
-    /** Takes the oldest entry into {@code wc}; false when the ring is empty. Any thread. */
+    /**
+     * Takes the oldest entry into {@code wc}; false when the ring is empty. Any thread.
+     *
+     * @param wc where the entry is copied
+     * @return true if an entry was taken
+     */
     public boolean take(WorkCompletion wc) {
         while (true) {
             long c = consumerIndex;
@@ -116,7 +139,11 @@ public final class CompletionRing {
         }
     }
 
-    /** Entries published and not yet taken; a snapshot that may be stale at once. */
+    /**
+     * Entries published and not yet taken; a snapshot that may be stale at once.
+     *
+     * @return the number of entries
+     */
     public int size() {
         long c = consumerIndex;
         return (int) Math.min(slots.length, producerIndex - c);

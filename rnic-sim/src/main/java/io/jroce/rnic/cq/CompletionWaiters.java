@@ -32,6 +32,9 @@ public final class CompletionWaiters {
     private final AtomicInteger onCondition = new AtomicInteger();
     private volatile boolean closed;
 
+    /**
+     * No thread waiting yet.
+     */
     public CompletionWaiters() {
         // Links the slots' compare-and-set now, with the CQ: the first use of an access mode links
         // method handles (a few KB, once per JVM), which should not fall on the first blocking poll.
@@ -43,6 +46,10 @@ public final class CompletionWaiters {
      * one; false on timeout or when {@link #close()} is called meanwhile.
      *
      * @throws InterruptedException the thread was interrupted while it waited
+     * @param ring the ring to take from
+     * @param wc where the entry is copied
+     * @param timeoutNs how long to wait at most, in nanoseconds
+     * @return true if an entry was taken
      */
     public boolean take(CompletionRing ring, WorkCompletion wc, long timeoutNs) throws InterruptedException {
         // Counted (and the slot taken) before taking: the producer publishes (a volatile write) and

@@ -4,5 +4,7 @@
  * Completion Notification ({@link io.jroce.rnic.cq.CompletionArming}) and the threads blocked
  * waiting for an entry ({@link io.jroce.rnic.cq.CompletionWaiters}). The core's CQ composes them
  * with overflow, the completion channel and the CQ's lifecycle. Depends on the verbs API only.
+ *
+ * <p>Internal: not part of jroce's API, so it may change in any release (docs/versioning.md).
  */
 package io.jroce.rnic.cq;

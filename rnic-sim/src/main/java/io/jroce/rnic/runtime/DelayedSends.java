@@ -17,6 +17,11 @@ public final class DelayedSends implements DelayScheduler {
     private final ScheduledThreadPoolExecutor timer;
     private volatile Executor owner;
 
+    /**
+     * Creates the timer of one device's delayed sends.
+     *
+     * @param deviceName the device's name, for the timer thread's name
+     */
     public DelayedSends(String deviceName) {
         timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "jroce-" + deviceName + "-delays");
@@ -26,7 +31,11 @@ public final class DelayedSends implements DelayScheduler {
         timer.setRemoveOnCancelPolicy(true);
     }
 
-    /** Where a send runs when its delay ends: the device, as its owner. Before the first packet. */
+    /**
+     * Where a send runs when its delay ends: the device, as its owner. Before the first packet.
+     *
+     * @param deviceOwner runs a task as the device's owner
+     */
     public void runAs(Executor deviceOwner) {
         this.owner = deviceOwner;
     }

@@ -12,6 +12,11 @@ import io.netty.channel.EventLoop;
 public final class EventLoopIoContext implements IoContext {
     private final EventLoop loop;
 
+    /**
+     * The context of a device whose sockets {@code loop} owns.
+     *
+     * @param loop the event loop of the device's sockets
+     */
     public EventLoopIoContext(EventLoop loop) {
         this.loop = loop;
     }

@@ -19,6 +19,11 @@ import io.jroce.verbs.VerbsException;
 public final class FabricIoContext implements IoContext {
     private final SimulatedFabric fabric;
 
+    /**
+     * The context of a device on {@code fabric}.
+     *
+     * @param fabric the fabric the device is attached to
+     */
     public FabricIoContext(SimulatedFabric fabric) {
         this.fabric = fabric;
     }

@@ -57,6 +57,8 @@ public final class InvokerIoContext implements IoContext {
     private volatile boolean closed;
 
     /**
+     * Creates the context of one invoker-mode device.
+     *
      * @param timerTickNs how often the device's timers run
      * @param transport   the device's sockets, read and written by whichever thread owns the device
      * @param fallbackAfterNs how long after an application thread's last progress the fallback
@@ -74,6 +76,9 @@ public final class InvokerIoContext implements IoContext {
      * thread owns the device) and the {@link ProgressFallback} thread; once the device is open
      * (the device is built with this context, so its timer entry cannot come in through the
      * constructor).
+     *
+     * @param timers the device's timer entry point
+     * @param deviceName the device's name, for the fallback thread's name
      */
     public void start(Runnable timers, String deviceName) {
         if (fallback != null) {

@@ -16,6 +16,12 @@ public final class OwnedTransport implements RoceTransport {
     private final PolledTransport transport;
     private final InvokerIoContext io;
 
+    /**
+     * Wraps the transport of an invoker-mode device.
+     *
+     * @param transport the device's sockets
+     * @param io the device's invoker context
+     */
     public OwnedTransport(PolledTransport transport, InvokerIoContext io) {
         this.transport = transport;
         this.io = io;

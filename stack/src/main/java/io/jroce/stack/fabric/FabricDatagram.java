@@ -23,44 +23,83 @@ public final class FabricDatagram {
         this.packet = new UnsafeBuffer(packet);
     }
 
-    /** The packet, BTH to ICRC inclusive (tests may flip bits in it). */
+    /**
+     * The packet, BTH to ICRC inclusive (tests may flip bits in it).
+     *
+     * @return the packet buffer
+     */
     public UnsafeBuffer packet() {
         return packet;
     }
 
-    /** The fabric's number for this datagram, in send order (a duplicate has a number of its own). */
+    /**
+     * The fabric's number for this datagram, in send order (a duplicate has a number of its own).
+     *
+     * @return the sequence number
+     */
     public long sequence() {
         return sequence;
     }
 
-    /** Sender address, 16 bytes (IPv4-mapped for IPv4). */
+    /**
+     * Sender address, 16 bytes (IPv4-mapped for IPv4).
+     *
+     * @return the address (not a copy)
+     */
     public byte[] src() {
         return src.clone();
     }
 
-    /** Receiver address, 16 bytes (IPv4-mapped for IPv4). */
+    /**
+     * Receiver address, 16 bytes (IPv4-mapped for IPv4).
+     *
+     * @return the address (not a copy)
+     */
     public byte[] dst() {
         return dst.clone();
     }
 
-    /** Sender UDP port. */
+    /**
+     * Sender UDP port.
+     *
+     * @return the port
+     */
     public int srcPort() {
         return srcPort;
     }
 
-    /** Receiver UDP port. */
+    /**
+     * Receiver UDP port.
+     *
+     * @return the port
+     */
     public int dstPort() {
         return dstPort;
     }
 
+    /**
+     * The packet's BTH opcode, read from the packet as it is now.
+     *
+     * @return the opcode
+     */
     public int opcode() {
         return packet.getByte(0) & 0xFF;
     }
 
+    /**
+     * The packet's BTH PSN, read from the packet as it is now.
+     *
+     * @return the 24-bit PSN
+     */
     public int psn() {
         return packet.getInt(8, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFFFF;
     }
 
+    /**
+     * The packet's BTH destination QP, read from the packet as it is now.
+     *
+     * @return the 24-bit QP number
+     */
     public int destQp() {
         return packet.getInt(4, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFFFF;
     }

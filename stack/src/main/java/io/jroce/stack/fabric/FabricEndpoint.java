@@ -31,6 +31,11 @@ public final class FabricEndpoint implements RoceTransport {
         this.counters = counters;
     }
 
+    /**
+     * The fabric the endpoint is attached to.
+     *
+     * @return the fabric
+     */
     public SimulatedFabric fabric() {
         return fabric;
     }

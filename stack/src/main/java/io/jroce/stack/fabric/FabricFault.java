@@ -11,6 +11,11 @@ public interface FabricFault {
     /** Delivers every datagram unchanged. */
     FabricFault NONE = d -> true;
 
-    /** @return false to drop {@code datagram}; it may also be modified in place */
+    /**
+     * Decides one datagram's fate.
+     *
+     * @param datagram the datagram, which may be modified in place
+     * @return false to drop it
+     */
     boolean deliver(FabricDatagram datagram);
 }

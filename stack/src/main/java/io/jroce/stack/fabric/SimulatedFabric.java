@@ -68,6 +68,9 @@ public final class SimulatedFabric {
         this(new Builder().latencyNs(latencyNs).tickNs(tickNs));
     }
 
+    /**
+     * A fabric with the {@link Builder}'s defaults.
+     */
     public SimulatedFabric() {
         this(new Builder());
     }
@@ -79,12 +82,18 @@ public final class SimulatedFabric {
         this.trace = new PacketTrace(b.traceCapacity);
     }
 
+    /**
+     * Starts describing a fabric.
+     *
+     * @return a builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
 
     /** Options of a fabric; every one has a default. */
     public static final class Builder {
+        /** The trace's capacity unless {@link #traceCapacity} says otherwise. */
         public static final int DEFAULT_TRACE_CAPACITY = 4096;
         private long seed;
         private long latencyNs = 1_000;
@@ -94,19 +103,34 @@ public final class SimulatedFabric {
         private Builder() {
         }
 
-        /** Seeds the one random source of every fault the fabric injects; default 0. */
+        /**
+         * Seeds the one random source of every fault the fabric injects; default 0.
+         *
+         * @param seed the seed
+         * @return this builder
+         */
         public Builder seed(long seed) {
             this.seed = seed;
             return this;
         }
 
-        /** Base one-way delay of every datagram; default 1 us. Links may add to it. */
+        /**
+         * Base one-way delay of every datagram; default 1 us. Links may add to it.
+         *
+         * @param ns the delay in nanoseconds
+         * @return this builder
+         */
         public Builder latencyNs(long ns) {
             this.latencyNs = ns;
             return this;
         }
 
-        /** How far the clock jumps when nothing is due, between ticker calls; default 100 us. */
+        /**
+         * How far the clock jumps when nothing is due, between ticker calls; default 100 us.
+         *
+         * @param ns the jump in nanoseconds
+         * @return this builder
+         */
         public Builder tickNs(long ns) {
             if (ns < 1) {
                 throw new IllegalArgumentException("tick must be at least 1 ns, got " + ns);
@@ -115,18 +139,35 @@ public final class SimulatedFabric {
             return this;
         }
 
-        /** How many of the latest packet events {@link #trace()} keeps; default 4096. */
+        /**
+         * How many of the latest packet events {@link #trace()} keeps; default 4096.
+         *
+         * @param events the number of events
+         * @return this builder
+         */
         public Builder traceCapacity(int events) {
             this.traceCapacity = events;
             return this;
         }
 
+        /**
+         * Makes the fabric.
+         *
+         * @return the fabric, its clock at 0
+         */
         public SimulatedFabric build() {
             return new SimulatedFabric(this);
         }
     }
 
-    /** Attaches an endpoint at {@code ipLiteral}:{@code port} (a device's transport). */
+    /**
+     * Attaches an endpoint at {@code ipLiteral}:{@code port} (a device's transport).
+     *
+     * @param ipLiteral the endpoint's IP address literal
+     * @param port its UDP port
+     * @param counters where the endpoint counts what it drops
+     * @return the endpoint
+     */
     public FabricEndpoint attach(String ipLiteral, int port, Counters counters) {
         byte[] address = toGidBytes(ipLiteral);
         FabricEndpoint e = new FabricEndpoint(this, address, port, counters);
@@ -156,35 +197,65 @@ public final class SimulatedFabric {
         groups.values().removeIf(members -> members.remove(e) && members.isEmpty());
     }
 
-    /** Installs a hook that sees (and may change or drop) each datagram before the {@link #faults()}. */
+    /**
+     * Installs a hook that sees (and may change or drop) each datagram before the {@link #faults()}.
+     *
+     * @param fault the hook, {@link FabricFault#NONE} for none
+     */
     public void fault(FabricFault fault) {
         this.fault = fault;
     }
 
-    /** The seed the fabric's faults are drawn from: print it when a test fails. */
+    /**
+     * The seed the fabric's faults are drawn from: print it when a test fails.
+     *
+     * @return the seed
+     */
     public long seed() {
         return faults.seed();
     }
 
-    /** Link conditions and scripted rules; change them at any time between runs. */
+    /**
+     * Link conditions and scripted rules; change them at any time between runs.
+     *
+     * @return the fabric's fault policy
+     */
     public FaultPolicy faults() {
         return faults;
     }
 
-    /** What happened to the latest datagrams; print it with the seed when a test fails. */
+    /**
+     * What happened to the latest datagrams; print it with the seed when a test fails.
+     *
+     * @return the trace
+     */
     public PacketTrace trace() {
         return trace;
     }
 
+    /**
+     * The fabric's virtual clock.
+     *
+     * @return the virtual time in nanoseconds, 0 at creation
+     */
     public long nowNs() {
         return nowNs;
     }
 
+    /**
+     * Runs {@code task} on the fabric's thread at its next step.
+     *
+     * @param task what to run
+     */
     public void execute(Runnable task) {
         tasks.add(task);
     }
 
-    /** Whether the caller is the thread running the fabric (the first to call {@link #runUntil}). */
+    /**
+     * Whether the caller is the thread running the fabric (the first to call {@link #runUntil}).
+     *
+     * @return true on the fabric's thread, or before any thread ran it
+     */
     public boolean inFabricThread() {
         return owner == null || owner == Thread.currentThread();
     }
@@ -193,12 +264,18 @@ public final class SimulatedFabric {
      * Whether the caller drives the fabric's clock: the thread that runs it, or until one has, the
      * thread that built it. A blocking wait of that thread must run the fabric; another thread's
      * waits in real time for what the driving thread produces.
+     *
+     * @return true when a blocking wait of the caller must run the fabric
      */
     public boolean drivenByCurrentThread() {
         return (owner != null ? owner : creator) == Thread.currentThread();
     }
 
-    /** Called every time the clock advances (a device's timer tick). */
+    /**
+     * Called every time the clock advances (a device's timer tick).
+     *
+     * @param ticker what to call
+     */
     public void addTicker(Runnable ticker) {
         tickers.add(ticker);
     }
@@ -259,6 +336,8 @@ public final class SimulatedFabric {
      * {@code maxNs} from now.
      *
      * @return true when {@code done} became true
+     * @param done the condition, checked between steps
+     * @param maxNs the most virtual time to run, in nanoseconds
      */
     public boolean runUntil(BooleanSupplier done, long maxNs) {
         owner = Thread.currentThread();
@@ -303,7 +382,11 @@ public final class SimulatedFabric {
         return true;
     }
 
-    /** Runs until nothing is left to do before {@code maxNs} passes. */
+    /**
+     * Runs until nothing is left to do before {@code maxNs} passes.
+     *
+     * @param maxNs the virtual time to run, in nanoseconds
+     */
     public void runFor(long maxNs) {
         runUntil(() -> false, maxNs);
     }

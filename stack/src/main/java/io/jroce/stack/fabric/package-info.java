@@ -4,5 +4,7 @@
  * unchanged and tests drive every protocol path without sockets or wall-clock time. Each fabric
  * injects the faults of one seeded {@link io.jroce.stack.fault.FaultPolicy} and traces every
  * datagram's fate, so a failing run is replayed from its seed.
+ *
+ * <p>An entry point of jroce's API, covered by its versioning policy (docs/versioning.md).
  */
 package io.jroce.stack.fabric;

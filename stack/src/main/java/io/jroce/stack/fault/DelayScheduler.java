@@ -6,5 +6,11 @@ package io.jroce.stack.fault;
  */
 @FunctionalInterface
 public interface DelayScheduler {
+    /**
+     * Runs {@code task} after {@code delayNs}.
+     *
+     * @param delayNs how long from now, in nanoseconds
+     * @param task what to run
+     */
     void schedule(long delayNs, Runnable task);
 }

@@ -15,7 +15,12 @@ public final class FaultInjectingPolledTransport implements PolledTransport {
     private final FaultInjectingTransport faults;
     private final PolledTransport sockets;
 
-    /** @param faults the fault injector built over {@code sockets} */
+    /**
+     * Sends through {@code faults}, reads and waits on {@code sockets}.
+     *
+     * @param faults  the fault injector built over {@code sockets}
+     * @param sockets the sockets
+     */
     public FaultInjectingPolledTransport(FaultInjectingTransport faults, PolledTransport sockets) {
         this.faults = faults;
         this.sockets = sockets;

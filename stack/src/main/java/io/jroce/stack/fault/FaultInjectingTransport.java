@@ -38,6 +38,11 @@ public final class FaultInjectingTransport implements RoceTransport {
     private long sequence;
 
     /**
+     * Injects {@code policy}'s faults into what is sent through {@code delegate}.
+     *
+     * @param delegate  the transport that sends
+     * @param policy    the faults
+     * @param trace     where each packet's fate is recorded
      * @param clock     nanoseconds for rule time windows and the trace (System::nanoTime on UDP)
      * @param scheduler runs delayed sends on the I/O thread; null to ignore delays
      */
@@ -50,10 +55,20 @@ public final class FaultInjectingTransport implements RoceTransport {
         this.scheduler = scheduler;
     }
 
+    /**
+     * The faults injected.
+     *
+     * @return the policy
+     */
     public FaultPolicy policy() {
         return policy;
     }
 
+    /**
+     * Where the packets' fates are recorded.
+     *
+     * @return the trace
+     */
     public PacketTrace trace() {
         return trace;
     }

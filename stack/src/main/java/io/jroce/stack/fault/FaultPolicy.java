@@ -27,32 +27,68 @@ public final class FaultPolicy {
     private final Map<ByteBuffer, LinkConditions> links = new HashMap<>();
     private final List<FaultRule> rules = new ArrayList<>();
 
+    /**
+     * An ideal network with no rules, drawing from {@code seed}.
+     *
+     * @param seed the seed of every random draw
+     */
     public FaultPolicy(long seed) {
         this.seed = seed;
         this.random = new Random(seed);
     }
 
+    /**
+     * The seed of the random draws: print it when a test fails.
+     *
+     * @return the seed
+     */
     public long seed() {
         return seed;
     }
 
-    /** Conditions of every link that has none of its own. */
+    /**
+     * Conditions of every link that has none of its own.
+     *
+     * @param conditions the conditions
+     * @return this policy
+     */
     public FaultPolicy defaults(LinkConditions conditions) {
         this.defaults = conditions;
         return this;
     }
 
-    /** Conditions of the link from {@code srcIp} to {@code dstIp} only (one direction). */
+    /**
+     * Conditions of the link from {@code srcIp} to {@code dstIp} only (one direction).
+     *
+     * @param srcIp the sender's IP address literal
+     * @param dstIp the receiver's IP address literal
+     * @param conditions the conditions
+     * @return this policy
+     */
     public FaultPolicy link(String srcIp, String dstIp, LinkConditions conditions) {
         links.put(key(IpAddresses.toGidBytes(srcIp), IpAddresses.toGidBytes(dstIp)), conditions);
         return this;
     }
 
-    /** The same conditions from {@code a} to {@code b} and from {@code b} to {@code a}. */
+    /**
+     * The same conditions from {@code a} to {@code b} and from {@code b} to {@code a}.
+     *
+     * @param a one IP address literal
+     * @param b the other
+     * @param conditions the conditions
+     * @return this policy
+     */
     public FaultPolicy bothWays(String a, String b, LinkConditions conditions) {
         return link(a, b, conditions).link(b, a, conditions);
     }
 
+    /**
+     * The conditions of one link.
+     *
+     * @param src the sender's address, 16 bytes
+     * @param dst the receiver's address, 16 bytes
+     * @return the link's own conditions, else the defaults
+     */
     public LinkConditions conditions(byte[] src, byte[] dst) {
         if (links.isEmpty()) {
             return defaults;
@@ -60,21 +96,40 @@ public final class FaultPolicy {
         return links.getOrDefault(key(src, dst), defaults);
     }
 
-    /** Adds a scripted rule, evaluated after those added before it; returns it to assert on later. */
+    /**
+     * Adds a scripted rule, evaluated after those added before it; returns it to assert on later.
+     *
+     * @param rule the rule
+     * @return {@code rule}
+     */
     public FaultRule add(FaultRule rule) {
         rules.add(rule);
         return rule;
     }
 
+    /**
+     * The scripted rules.
+     *
+     * @return the rules, in evaluation order
+     */
     public List<FaultRule> rules() {
         return Collections.unmodifiableList(rules);
     }
 
+    /**
+     * Removes every scripted rule.
+     */
     public void clearRules() {
         rules.clear();
     }
 
-    /** Decides what happens to {@code p}, into {@code out}. */
+    /**
+     * Decides what happens to {@code p}, into {@code out}.
+     *
+     * @param p the packet being sent
+     * @param out where the verdict is written
+     * @return {@code out}
+     */
     public Verdict decide(OutgoingPacket p, Verdict out) {
         out.clear();
         for (FaultRule rule : rules) {

@@ -34,17 +34,31 @@ public final class LinkConditions {
         this.corrupt = corrupt;
     }
 
-    /** No loss, no duplication, no reordering, no extra delay, no corruption. */
+    /**
+     * No loss, no duplication, no reordering, no extra delay, no corruption.
+     *
+     * @return the ideal link
+     */
     public static LinkConditions ideal() {
         return IDEAL;
     }
 
-    /** Probability that a packet is lost. */
+    /**
+     * Probability that a packet is lost.
+     *
+     * @param probability 0 to 1
+     * @return a copy with it
+     */
     public LinkConditions loss(double probability) {
         return new LinkConditions(check(probability), duplicate, reorder, reorderMaxNs, delayNs, jitterNs, corrupt);
     }
 
-    /** Probability that a packet is delivered twice. */
+    /**
+     * Probability that a packet is delivered twice.
+     *
+     * @param probability 0 to 1
+     * @return a copy with it
+     */
     public LinkConditions duplicate(double probability) {
         return new LinkConditions(loss, check(probability), reorder, reorderMaxNs, delayNs, jitterNs, corrupt);
     }
@@ -52,6 +66,10 @@ public final class LinkConditions {
     /**
      * Probability that a packet is held back by a uniformly drawn 1..{@code maxHoldNs}
      * nanoseconds, so that what the link carries in that time overtakes it: how far it is reordered.
+     *
+     * @param probability 0 to 1
+     * @param maxHoldNs the longest hold, in nanoseconds
+     * @return a copy with it
      */
     public LinkConditions reorder(double probability, long maxHoldNs) {
         if (maxHoldNs < 1 && probability > 0) {
@@ -60,45 +78,95 @@ public final class LinkConditions {
         return new LinkConditions(loss, duplicate, check(probability), maxHoldNs, delayNs, jitterNs, corrupt);
     }
 
-    /** Fixed one-way delay added to the transport's own (the fabric's base latency). */
+    /**
+     * Fixed one-way delay added to the transport's own (the fabric's base latency).
+     *
+     * @param ns the delay in nanoseconds
+     * @return a copy with it
+     */
     public LinkConditions delay(long ns) {
         return new LinkConditions(loss, duplicate, reorder, reorderMaxNs, nonNegative(ns), jitterNs, corrupt);
     }
 
-    /** Random extra delay, uniform in 0..{@code ns}; the link keeps its order. */
+    /**
+     * Random extra delay, uniform in 0..{@code ns}; the link keeps its order.
+     *
+     * @param ns the largest extra delay in nanoseconds
+     * @return a copy with it
+     */
     public LinkConditions jitter(long ns) {
         return new LinkConditions(loss, duplicate, reorder, reorderMaxNs, delayNs, nonNegative(ns), corrupt);
     }
 
-    /** Probability that one bit of a packet is flipped on the wire. */
+    /**
+     * Probability that one bit of a packet is flipped on the wire.
+     *
+     * @param probability 0 to 1
+     * @return a copy with it
+     */
     public LinkConditions corrupt(double probability) {
         return new LinkConditions(loss, duplicate, reorder, reorderMaxNs, delayNs, jitterNs, check(probability));
     }
 
+    /**
+     * The probability that a packet is lost.
+     *
+     * @return the probability
+     */
     public double loss() {
         return loss;
     }
 
+    /**
+     * The probability that a packet is delivered twice.
+     *
+     * @return the probability
+     */
     public double duplicate() {
         return duplicate;
     }
 
+    /**
+     * The probability that a packet is held back.
+     *
+     * @return the probability
+     */
     public double reorder() {
         return reorder;
     }
 
+    /**
+     * The longest a reordered packet is held back.
+     *
+     * @return nanoseconds
+     */
     public long reorderMaxNs() {
         return reorderMaxNs;
     }
 
+    /**
+     * The fixed extra one-way delay.
+     *
+     * @return nanoseconds
+     */
     public long delayNs() {
         return delayNs;
     }
 
+    /**
+     * The largest random extra delay.
+     *
+     * @return nanoseconds
+     */
     public long jitterNs() {
         return jitterNs;
     }
 
+    /**
+     * The probability that a bit of a packet is flipped.
+     *
+     * @return the probability
+     */
     public double corrupt() {
         return corrupt;
     }

@@ -13,7 +13,14 @@ import java.util.Map;
 public final class LinkTails {
     private final Map<ByteBuffer, Long> tails = new HashMap<>();
 
-    /** The arrival time of an in-order datagram due at {@code dueNs}; it becomes the link's tail. */
+    /**
+     * The arrival time of an in-order datagram due at {@code dueNs}; it becomes the link's tail.
+     *
+     * @param src the sender's address
+     * @param dst the receiver's address
+     * @param dueNs when it would arrive alone
+     * @return when it arrives
+     */
     public long inOrder(byte[] src, byte[] dst, long dueNs) {
         ByteBuffer link = key(src, dst);
         long at = peek(link, dueNs);
@@ -21,7 +28,15 @@ public final class LinkTails {
         return at;
     }
 
-    /** The arrival time of a datagram held back {@code holdNs} beyond its in-order time; the tail stays. */
+    /**
+     * The arrival time of a datagram held back {@code holdNs} beyond its in-order time; the tail stays.
+     *
+     * @param src the sender's address
+     * @param dst the receiver's address
+     * @param dueNs when it would arrive alone
+     * @param holdNs how long it is held back
+     * @return when it arrives
+     */
     public long heldBack(byte[] src, byte[] dst, long dueNs, long holdNs) {
         return peek(key(src, dst), dueNs) + holdNs;
     }

@@ -15,7 +15,11 @@ public final class PacketTrace {
     private final Map<Fate, Long> totals = new EnumMap<>(Fate.class);
     private long recorded;
 
-    /** @param capacity events kept; 0 keeps none but still counts fates */
+    /**
+     * An empty trace.
+     *
+     * @param capacity events kept; 0 keeps none but still counts fates
+     */
     public PacketTrace(int capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must not be negative, got " + capacity);
@@ -26,6 +30,11 @@ public final class PacketTrace {
         }
     }
 
+    /**
+     * Records one packet's fate, forgetting the oldest event when the ring is full.
+     *
+     * @param e the event
+     */
     public void record(TraceEvent e) {
         totals.merge(e.fate(), 1L, Long::sum);
         if (ring.length > 0) {
@@ -34,22 +43,40 @@ public final class PacketTrace {
         recorded++;
     }
 
-    /** Events recorded since the start, including those the ring no longer holds. */
+    /**
+     * Events recorded since the start, including those the ring no longer holds.
+     *
+     * @return the count
+     */
     public long recorded() {
         return recorded;
     }
 
-    /** Events with {@code fate} since the start. */
+    /**
+     * Events with {@code fate} since the start.
+     *
+     * @param fate the fate
+     * @return the count
+     */
     public long count(Fate fate) {
         return totals.get(fate);
     }
 
-    /** The events the ring holds, oldest first. */
+    /**
+     * The events the ring holds, oldest first.
+     *
+     * @return a new list of them
+     */
     public List<TraceEvent> events() {
         return last(ring.length);
     }
 
-    /** The newest {@code n} events (fewer if fewer are held), oldest first. */
+    /**
+     * The newest {@code n} events (fewer if fewer are held), oldest first.
+     *
+     * @param n how many
+     * @return a new list of them
+     */
     public List<TraceEvent> last(int n) {
         int held = (int) Math.min(recorded, ring.length);
         int k = Math.min(n, held);
@@ -60,7 +87,12 @@ public final class PacketTrace {
         return out;
     }
 
-    /** Totals by fate, then the newest {@code n} events, one per line. */
+    /**
+     * Totals by fate, then the newest {@code n} events, one per line.
+     *
+     * @param n how many events
+     * @return the text
+     */
     public String dump(int n) {
         StringBuilder sb = new StringBuilder();
         sb.append("packet trace: ").append(recorded).append(" events ").append(totals);

@@ -24,19 +24,31 @@ import io.jroce.stack.wire.OpcodeTable;
 public record TraceEvent(long timeNs, long id, byte[] src, byte[] dst, int opcode, int psn, int length,
                          int syndrome, Fate fate, long arriveNs, String cause) {
 
-    /** The IBTA opcode name from the {@link OpcodeTable}, such as RC_RDMA_READ_RESPONSE_FIRST. */
+    /**
+     * The IBTA opcode name from the {@link OpcodeTable}, such as RC_RDMA_READ_RESPONSE_FIRST.
+     *
+     * @return the name, or {@code opcode_0x} and the number for an unknown opcode
+     */
     public String opcodeName() {
         OpcodeInfo info = opcode < 0 ? null : OpcodeTable.get(opcode);
         return info != null ? info.name() : "opcode_0x" + Integer.toHexString(opcode);
     }
 
-    /** "req" for what a requester sends, "rsp" for what a responder sends. */
+    /**
+     * "req" for what a requester sends, "rsp" for what a responder sends.
+     *
+     * @return "req" or "rsp"; "?" for an unknown opcode
+     */
     public String direction() {
         OpcodeInfo info = opcode < 0 ? null : OpcodeTable.get(opcode);
         return info == null ? "?" : info.isRequest() ? "req" : info.isResponse() ? "rsp" : "-";
     }
 
-    /** One line: {@code 12.345678ms #42 10.0.0.1>10.0.0.2 req RC_SEND_FIRST psn=0x000100 len=1024 DELIVERED @12.346678ms}. */
+    /**
+     * One line: {@code 12.345678ms #42 10.0.0.1>10.0.0.2 req RC_SEND_FIRST psn=0x000100 len=1024 DELIVERED @12.346678ms}.
+     *
+     * @return the line, without a newline
+     */
     public String format() {
         StringBuilder sb = new StringBuilder(120);
         sb.append(ms(timeNs)).append(" #").append(id).append(' ')
@@ -57,7 +69,11 @@ public record TraceEvent(long timeNs, long id, byte[] src, byte[] dst, int opcod
         return sb.toString();
     }
 
-    /** "ack", "rnr_nak" or the NAK code, such as "nak:PSN_SEQUENCE_ERROR". */
+    /**
+     * "ack", "rnr_nak" or the NAK code, such as "nak:PSN_SEQUENCE_ERROR".
+     *
+     * @return the AETH's text
+     */
     public String aeth() {
         if (syndrome < 0) {
             return "";

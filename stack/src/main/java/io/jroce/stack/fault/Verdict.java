@@ -23,41 +23,74 @@ public final class Verdict {
         holdNs = 0;
     }
 
-    /** DELIVERED, DROPPED, CORRUPTED or REORDERED: the packet's own fate (its copy is traced apart). */
+    /**
+     * DELIVERED, DROPPED, CORRUPTED or REORDERED: the packet's own fate (its copy is traced apart).
+     *
+     * @return the fate
+     */
     public Fate fate() {
         return fate;
     }
 
-    /** Why: "loss", "corrupt", "reorder", or the name of the rule that acted; null when delivered. */
+    /**
+     * Why: "loss", "corrupt", "reorder", or the name of the rule that acted; null when delivered.
+     *
+     * @return the cause, or null
+     */
     public String cause() {
         return cause;
     }
 
+    /**
+     * Whether the packet is lost (its fate is DROPPED).
+     *
+     * @return true for DROPPED
+     */
     public boolean dropped() {
         return fate == Fate.DROPPED;
     }
 
-    /** The bit to flip, counted from the first bit of the BTH; -1 for none. */
+    /**
+     * The bit to flip, counted from the first bit of the BTH; -1 for none.
+     *
+     * @return the bit, or -1
+     */
     public int corruptBit() {
         return corruptBit;
     }
 
-    /** Whether a second copy is to be delivered as well. */
+    /**
+     * Whether a second copy is to be delivered as well.
+     *
+     * @return whether a copy follows
+     */
     public boolean duplicate() {
         return duplicate;
     }
 
-    /** Extra delay of the packet (link delay plus jitter); it keeps the link's order. */
+    /**
+     * Extra delay of the packet (link delay plus jitter); it keeps the link's order.
+     *
+     * @return nanoseconds
+     */
     public long delayNs() {
         return delayNs;
     }
 
-    /** Extra delay of the copy, if {@link #duplicate}; it keeps the link's order too. */
+    /**
+     * Extra delay of the copy, if {@link #duplicate}; it keeps the link's order too.
+     *
+     * @return nanoseconds
+     */
     public long copyDelayNs() {
         return copyDelayNs;
     }
 
-    /** How long the packet is held back beyond its delay, out of the link's order; 0 for none. */
+    /**
+     * How long the packet is held back beyond its delay, out of the link's order; 0 for none.
+     *
+     * @return nanoseconds
+     */
     public long holdNs() {
         return holdNs;
     }

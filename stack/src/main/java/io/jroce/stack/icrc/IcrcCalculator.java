@@ -53,6 +53,9 @@ public final class IcrcCalculator {
     private final byte[] head = new byte[IPV6_PREFIX + BTH_LENGTH];
     private ByteBuffer streamScratch;
 
+    /**
+     * A calculator with its own scratch space; one per thread.
+     */
     public IcrcCalculator() {
         for (int i = 0; i < MASKED_LRH; i++) {
             head[i] = (byte) 0xFF;
@@ -69,6 +72,9 @@ public final class IcrcCalculator {
      * @param roce              the packet from its BTH
      * @param off               index of the BTH in {@code roce}
      * @param lengthWithoutIcrc BTH, extension headers, payload and pad
+     * @param srcPort the UDP source port
+     * @param dstPort the UDP destination port
+     * @return the ICRC, as an int
      */
     public int computeIpv4(int srcIpv4, int dstIpv4, int ipId, int flagsFragment, int srcPort, int dstPort,
                            DirectBuffer roce, int off, int lengthWithoutIcrc) {
@@ -96,6 +102,12 @@ public final class IcrcCalculator {
      * @param src16 source address, 16 bytes
      * @param dst16 destination address, 16 bytes
      * @see #computeIpv4
+     * @param srcPort the UDP source port
+     * @param dstPort the UDP destination port
+     * @param roce the packet from its BTH
+     * @param off index of the BTH in {@code roce}
+     * @param lengthWithoutIcrc BTH, extension headers, payload and pad
+     * @return the ICRC, as an int
      */
     public int computeIpv6(byte[] src16, byte[] dst16, int srcPort, int dstPort,
                            DirectBuffer roce, int off, int lengthWithoutIcrc) {
@@ -118,12 +130,24 @@ public final class IcrcCalculator {
         return finish(IPV6_PREFIX, srcPort, dstPort, udpLength, roce, off, lengthWithoutIcrc);
     }
 
-    /** Reads the ICRC stored little-endian at {@code index}. */
+    /**
+     * Reads the ICRC stored little-endian at {@code index}.
+     *
+     * @param buffer the buffer
+     * @param index where the ICRC starts
+     * @return the ICRC
+     */
     public static int readIcrc(DirectBuffer buffer, int index) {
         return buffer.getInt(index, ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** Stores {@code icrc} little-endian at {@code index}, as it goes on the wire. */
+    /**
+     * Stores {@code icrc} little-endian at {@code index}, as it goes on the wire.
+     *
+     * @param buffer the buffer
+     * @param index where the ICRC goes
+     * @param icrc the ICRC
+     */
     public static void writeIcrc(MutableDirectBuffer buffer, int index, int icrc) {
         buffer.putInt(index, icrc, ByteOrder.LITTLE_ENDIAN);
     }

@@ -59,6 +59,14 @@ public final class Ipv4IdRecovery {
      * Finds the IP ID under which {@code receivedIcrc} is the packet's valid ICRC.
      *
      * @return the 16-bit ID, or {@link #NOT_FOUND}; on success {@link #lastFlagsFragment()} tells DF
+     * @param srcIpv4 source address, big-endian in an int
+     * @param dstIpv4 destination address
+     * @param srcPort the UDP source port
+     * @param dstPort the UDP destination port
+     * @param roce the packet from its BTH
+     * @param off index of the BTH in {@code roce}
+     * @param lengthWithoutIcrc BTH, extension headers, payload and pad
+     * @param receivedIcrc the ICRC the packet carries
      */
     public int recoverId(int srcIpv4, int dstIpv4, int srcPort, int dstPort,
                          DirectBuffer roce, int off, int lengthWithoutIcrc, int receivedIcrc) {
@@ -84,7 +92,11 @@ public final class Ipv4IdRecovery {
         return solution & 0xFFFF;
     }
 
-    /** The flags/fragment word of the last successful recovery: {@code 0x4000} (DF) or {@code 0}. */
+    /**
+     * The flags/fragment word of the last successful recovery: {@code 0x4000} (DF) or {@code 0}.
+     *
+     * @return the word
+     */
     public int lastFlagsFragment() {
         return lastFlagsFragment;
     }

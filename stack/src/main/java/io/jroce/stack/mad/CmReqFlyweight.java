@@ -96,7 +96,7 @@ public final class CmReqFlyweight extends CmMessageFlyweight {
         return this;
     }
 
-    /** The RDMA CM's is (port space << 16) + port, e.g. 0x0106_1C06 for TCP port 7174 (cma.c, cma_get_service_id). */
+    /** The service ID; RDMA CM's is {@code (portSpace << 16) + port}, e.g. 0x0106_1C06 for TCP port 7174 (cma.c, cma_get_service_id). */
     public long serviceId() {
         return getInt64(SERVICE_ID_OFFSET);
     }

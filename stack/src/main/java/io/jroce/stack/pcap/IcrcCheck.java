@@ -14,7 +14,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class IcrcCheck {
     private final IcrcCalculator calculator = new IcrcCalculator();
 
-    /** The ICRC that {@code frame}'s headers and packet call for. */
+    /**
+     * The ICRC that {@code frame}'s headers and packet call for.
+     *
+     * @param frame a RoCEv2 frame of a capture
+     * @return the ICRC
+     */
     public int expected(RoceFrame frame) {
         UnsafeBuffer roce = new UnsafeBuffer(frame.roce());
         if (frame.ipv6()) {
@@ -25,7 +30,12 @@ public final class IcrcCheck {
             frame.srcPort(), frame.dstPort(), roce, 0, frame.roce().length);
     }
 
-    /** True when {@code frame} carries the ICRC its headers and packet call for. */
+    /**
+     * True when {@code frame} carries the ICRC its headers and packet call for.
+     *
+     * @param frame a RoCEv2 frame of a capture
+     * @return whether its ICRC verifies
+     */
     public boolean verifies(RoceFrame frame) {
         return expected(frame) == frame.icrc();
     }
@@ -33,6 +43,10 @@ public final class IcrcCheck {
     /**
      * Every frame of the pcap {@code file}, each a RoCEv2 packet whose ICRC verifies; throws an
      * {@link IOException} naming the file and frame of the first that is not.
+     *
+     * @param file the capture
+     * @return the frames, in capture order
+     * @throws IOException the file cannot be read, or a frame is not RoCEv2 or fails its ICRC
      */
     public static List<RoceFrame> readVerified(Path file) throws IOException {
         List<RoceFrame> frames = RoceFrame.read(file);

@@ -16,12 +16,21 @@ public final class PcapReader {
     public record Record(int index, long timestampNs, int originalLength, int linkType, byte[] data) {
     }
 
+    /** The link type of Ethernet frames (LINKTYPE_ETHERNET). */
     public static final int LINKTYPE_ETHERNET = 1;
+    /** The link type of raw IP packets (LINKTYPE_RAW). */
     public static final int LINKTYPE_RAW = 101;
 
     private PcapReader() {
     }
 
+    /**
+     * Reads every frame of a capture.
+     *
+     * @param in a classic pcap file, read to its end
+     * @return its frames, in order
+     * @throws IOException the stream cannot be read or is not a classic pcap file
+     */
     public static List<Record> read(InputStream in) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(in.readAllBytes());
         if (b.remaining() < 24) {

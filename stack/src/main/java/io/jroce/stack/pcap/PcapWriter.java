@@ -53,7 +53,13 @@ public final class PcapWriter implements AutoCloseable {
         this.nanoTimeAtStart = System.nanoTime();
     }
 
-    /** Creates (or truncates) {@code file} and writes the pcap file header. */
+    /**
+     * Creates (or truncates) {@code file} and writes the pcap file header.
+     *
+     * @param file the capture file
+     * @return the writer, the caller's to close
+     * @throws IOException the file cannot be written
+     */
     public static PcapWriter create(Path file) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
@@ -68,11 +74,20 @@ public final class PcapWriter implements AutoCloseable {
         return writer;
     }
 
+    /**
+     * The file the writer writes.
+     *
+     * @return the file
+     */
     public Path file() {
         return file;
     }
 
-    /** Frames captured so far (dropped ones, after a failure, not counted); read it on the writing thread or after close. */
+    /**
+     * Frames captured so far (dropped ones, after a failure, not counted); read it on the writing thread or after close.
+     *
+     * @return the number of frames
+     */
     public long frames() {
         return frames;
     }
@@ -85,6 +100,11 @@ public final class PcapWriter implements AutoCloseable {
      * @param roce              the packet from its BTH, without the ICRC
      * @param lengthWithoutIcrc BTH, extension headers, payload and pad
      * @param icrc              the ICRC as an int (written little-endian, as on the wire)
+     * @param srcIpv4 the source address as an int
+     * @param dstIpv4 the destination address as an int
+     * @param srcPort the UDP source port
+     * @param dstPort the UDP destination port
+     * @param off where the packet starts in {@code roce}
      */
     public void ipv4(int srcIpv4, int dstIpv4, int ipId, int flagsFragment, int srcPort, int dstPort,
                      DirectBuffer roce, int off, int lengthWithoutIcrc, int icrc) {
@@ -100,7 +120,18 @@ public final class PcapWriter implements AutoCloseable {
         }
     }
 
-    /** Captures a RoCE packet carried in IPv6; addresses are 16 bytes. See {@link #ipv4}. */
+    /**
+     * Captures a RoCE packet carried in IPv6; addresses are 16 bytes. See {@link #ipv4}.
+     *
+     * @param src16 the source address
+     * @param dst16 the destination address
+     * @param srcPort the UDP source port
+     * @param dstPort the UDP destination port
+     * @param roce the packet from its BTH, without the ICRC
+     * @param off where the packet starts in {@code roce}
+     * @param lengthWithoutIcrc BTH, extension headers, payload and pad
+     * @param icrc the ICRC as an int
+     */
     public void ipv6(byte[] src16, byte[] dst16, int srcPort, int dstPort,
                      DirectBuffer roce, int off, int lengthWithoutIcrc, int icrc) {
         int at = reserve(FrameSynthesizer.ipv6FrameLength(lengthWithoutIcrc));

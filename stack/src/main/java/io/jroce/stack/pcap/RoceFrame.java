@@ -30,7 +30,13 @@ public record RoceFrame(int index, boolean ipv6, byte[] src16, byte[] dst16, int
     private static final int UDP_PROTOCOL = 17;
     private static final int UDP_HEADER = 8;
 
-    /** Every frame of the pcap {@code file}; throws naming the file and frame of the first that is not RoCEv2. */
+    /**
+     * Every frame of the pcap {@code file}; throws naming the file and frame of the first that is not RoCEv2.
+     *
+     * @param file the capture
+     * @return the frames, in capture order
+     * @throws IOException the file cannot be read, or a frame is not RoCEv2
+     */
     public static List<RoceFrame> read(Path file) throws IOException {
         List<PcapReader.Record> records;
         try (InputStream in = Files.newInputStream(file)) {
@@ -47,7 +53,13 @@ public record RoceFrame(int index, boolean ipv6, byte[] src16, byte[] dst16, int
         return frames;
     }
 
-    /** Takes {@code r} apart; throws an {@link IOException} saying why when it is not an Ethernet frame with a RoCEv2 packet. */
+    /**
+     * Takes {@code r} apart; throws an {@link IOException} saying why when it is not an Ethernet frame with a RoCEv2 packet.
+     *
+     * @param r a captured frame
+     * @return the frame taken apart
+     * @throws IOException it is not an Ethernet frame with a RoCEv2 packet
+     */
     public static RoceFrame parse(PcapReader.Record r) throws IOException {
         String where = "frame " + r.index();
         if (r.linkType() != PcapReader.LINKTYPE_ETHERNET) {
@@ -119,27 +131,47 @@ public record RoceFrame(int index, boolean ipv6, byte[] src16, byte[] dst16, int
         }
     }
 
-    /** The BTH opcode. */
+    /**
+     * The BTH opcode.
+     *
+     * @return the opcode
+     */
     public int opcode() {
         return roce[0] & 0xFF;
     }
 
-    /** The BTH destination QP. */
+    /**
+     * The BTH destination QP.
+     *
+     * @return the 24-bit QP number
+     */
     public int destQp() {
         return ByteBuffer.wrap(roce, 4, 4).getInt() & 0xFFFFFF;
     }
 
-    /** The BTH PSN. */
+    /**
+     * The BTH PSN.
+     *
+     * @return the 24-bit PSN
+     */
     public int psn() {
         return ByteBuffer.wrap(roce, 8, 4).getInt() & 0xFFFFFF;
     }
 
-    /** The IPv4 source address as an int; meaningful when not {@link #ipv6()}. */
+    /**
+     * The IPv4 source address as an int; meaningful when not {@link #ipv6()}.
+     *
+     * @return the address
+     */
     public int srcIpv4() {
         return ByteBuffer.wrap(src16, 12, 4).getInt();
     }
 
-    /** The IPv4 destination address as an int; meaningful when not {@link #ipv6()}. */
+    /**
+     * The IPv4 destination address as an int; meaningful when not {@link #ipv6()}.
+     *
+     * @return the address
+     */
     public int dstIpv4() {
         return ByteBuffer.wrap(dst16, 12, 4).getInt();
     }

@@ -4,5 +4,7 @@
  * {@link io.jroce.stack.pcap.IcrcCheck} verifies (tests, tools);
  * {@link io.jroce.stack.pcap.PcapWriter} writes what a transport sends and receives, in frames
  * that Wireshark decodes as RoCEv2 and whose ICRCs verify.
+ *
+ * <p>An entry point of jroce's API, covered by its versioning policy (docs/versioning.md).
  */
 package io.jroce.stack.pcap;

@@ -13,6 +13,11 @@ public final class Counters {
     private final AtomicLongArray values = new AtomicLongArray(ALL.length);
     private volatile DropListener dropListener;
 
+    /**
+     * Adds one to a counter.
+     *
+     * @param c the counter
+     */
     public void increment(Counter c) {
         values.incrementAndGet(c.ordinal());
         if (c.isDrop()) {
@@ -20,6 +25,12 @@ public final class Counters {
         }
     }
 
+    /**
+     * Adds to a counter.
+     *
+     * @param c the counter
+     * @param delta how much to add
+     */
     public void add(Counter c, long delta) {
         values.addAndGet(c.ordinal(), delta);
         if (c.isDrop() && delta > 0) {
@@ -39,11 +50,21 @@ public final class Counters {
         }
     }
 
+    /**
+     * A counter's value.
+     *
+     * @param c the counter
+     * @return its value
+     */
     public long get(Counter c) {
         return values.get(c.ordinal());
     }
 
-    /** Every counter by name, in declaration order. */
+    /**
+     * Every counter by name, in declaration order.
+     *
+     * @return every counter by its name
+     */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
         for (Counter c : ALL) {

@@ -24,6 +24,7 @@ public interface PolledTransport extends RoceTransport {
      * once sends the acknowledgement and its answer in one system call.
      *
      * @return the number of datagrams read (accepted or dropped); 0 when none was ready
+     * @param maxDatagrams the most datagrams to read
      */
     int receive(int maxDatagrams);
 
@@ -31,6 +32,9 @@ public interface PolledTransport extends RoceTransport {
      * Blocks the calling thread until a socket has a datagram to read ({@code watchSockets}), a
      * {@link #wakeUp} arrives (one that came since the last await counts), or {@code timeoutNs}
      * passed. Reads nothing.
+     *
+     * @param timeoutNs the longest wait, in nanoseconds
+     * @param watchSockets whether a readable socket ends the wait
      */
     void await(long timeoutNs, boolean watchSockets);
 

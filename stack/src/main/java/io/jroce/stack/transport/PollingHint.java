@@ -28,6 +28,9 @@ public final class PollingHint {
     private long lastChangeNs;
     private boolean seenAny;
 
+    /**
+     * A hint that says "polling" only while an application thread polls.
+     */
     public PollingHint() {
         this(false);
     }
@@ -36,7 +39,11 @@ public final class PollingHint {
         this.always = always;
     }
 
-    /** A hint that always says "polling": the event loop never sleeps (for baselines and experiments). */
+    /**
+     * A hint that always says "polling": the event loop never sleeps (for baselines and experiments).
+     *
+     * @return the hint
+     */
     public static PollingHint always() {
         return new PollingHint(true);
     }
@@ -49,6 +56,9 @@ public final class PollingHint {
     /**
      * True while an application thread polled within the window before {@code nowNs}, the I/O
      * thread's monotonic time in nanoseconds. I/O thread only.
+     *
+     * @param nowNs the I/O thread's time
+     * @return whether the I/O thread should keep polling
      */
     public boolean applicationPolling(long nowNs) {
         if (always) {

@@ -13,6 +13,8 @@ public interface RocePacketHandler {
      * @param srcAddress sender IP address, 16 bytes (IPv4-mapped for IPv4)
      * @param srcPort    sender UDP port
      * @param dstAddress the local IP address it arrived on, 16 bytes (IPv4-mapped for IPv4)
+     * @param offset where the BTH starts in {@code packet}
+     * @param length the packet's length without the ICRC
      */
     void onPacket(DirectBuffer packet, int offset, int length, byte[] srcAddress, int srcPort, byte[] dstAddress);
 }

@@ -8,7 +8,11 @@ import org.agrona.DirectBuffer;
  * verifies and strips it on receive, counting and dropping packets that fail.
  */
 public interface RoceTransport extends AutoCloseable {
-    /** Starts delivering received packets to {@code handler}. Called once. */
+    /**
+     * Starts delivering received packets to {@code handler}. Called once.
+     *
+     * @param handler who takes the packets
+     */
     void start(RocePacketHandler handler);
 
     /**
@@ -17,6 +21,11 @@ public interface RoceTransport extends AutoCloseable {
      *
      * @param packet BTH, extension headers, payload and pad, without the ICRC
      * @return false when the packet could not be handed to the network (counted by the transport)
+     * @param offset where the BTH starts in {@code packet}
+     * @param length the packet's length without the ICRC
+     * @param srcAddress a local address, 16 bytes
+     * @param dstAddress the peer's address, 16 bytes
+     * @param dstPort the peer's UDP port
      */
     boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort);
 
@@ -34,12 +43,17 @@ public interface RoceTransport extends AutoCloseable {
      * application thread, never on the I/O thread.
      *
      * @throws UnsupportedOperationException the transport cannot receive multicast
+     * @param group the group's address, 16 bytes
      */
     default void joinGroup(byte[] group) {
         throw new UnsupportedOperationException("this transport does not receive multicast");
     }
 
-    /** Stops receiving {@code group} (its last QP detached); a group not joined is ignored. */
+    /**
+     * Stops receiving {@code group} (its last QP detached); a group not joined is ignored.
+     *
+     * @param group the group's address, 16 bytes
+     */
     default void leaveGroup(byte[] group) {
     }
 

@@ -148,6 +148,11 @@ public final class DirectUdpTransport implements PolledTransport {
         return ok;
     }
 
+    /**
+     * Starts describing a transport.
+     *
+     * @return a builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -156,22 +161,36 @@ public final class DirectUdpTransport implements PolledTransport {
      * True when datagrams go through recvmmsg/sendmmsg batches of preallocated entries
      * ({@link EpollInternals}): nothing is allocated per datagram. False on the fallback to Netty's
      * public calls.
+     *
+     * @return whether the batches are in use
      */
     public boolean allocationFree() {
         return allocationFree;
     }
 
-    /** True while runs to one destination leave as UDP GSO messages (per the first socket). */
+    /**
+     * True while runs to one destination leave as UDP GSO messages (per the first socket).
+     *
+     * @return whether GSO is on
+     */
     public boolean gso() {
         return sockets[0].sendQueue.gso();
     }
 
-    /** The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured). */
+    /**
+     * The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured).
+     *
+     * @return the port
+     */
     public int port() {
         return port;
     }
 
-    /** The bound sockets, in configuration order. */
+    /**
+     * The bound sockets, in configuration order.
+     *
+     * @return the addresses and port
+     */
     public List<InetSocketAddress> localAddresses() {
         List<InetSocketAddress> list = new ArrayList<>(sockets.length);
         for (DirectSocket s : sockets) {
@@ -180,11 +199,20 @@ public final class DirectUdpTransport implements PolledTransport {
         return List.copyOf(list);
     }
 
+    /**
+     * Where the transport counts its drops.
+     *
+     * @return the counters
+     */
     public Counters counters() {
         return counters;
     }
 
-    /** IPv4 packets accepted only through ID recovery, as {@link UdpTransport#ipv4IdRecoveries()}. */
+    /**
+     * IPv4 packets accepted only through ID recovery, as {@link UdpTransport#ipv4IdRecoveries()}.
+     *
+     * @return the count
+     */
     public long ipv4IdRecoveries() {
         return receiver.ipv4IdRecoveries();
     }
@@ -406,7 +434,11 @@ public final class DirectUdpTransport implements PolledTransport {
         }
     }
 
-    /** The multicast groups joined, as group address and port; for tests and tools. */
+    /**
+     * The multicast groups joined, as group address and port; for tests and tools.
+     *
+     * @return a new list of them
+     */
     public List<InetSocketAddress> groups() {
         synchronized (groups) {
             List<InetSocketAddress> list = new ArrayList<>();
@@ -552,12 +584,21 @@ public final class DirectUdpTransport implements PolledTransport {
         /**
          * Adds a local address to bind: an IPv4 or IPv6 literal ("192.0.2.1", "2001:db8::1",
          * "fe80::1%eth0"); not a host name, not a wildcard, not multicast.
+         *
+         * @param ipLiteral an IP address literal of this host
+         * @return this builder
          */
         public Builder localAddress(String ipLiteral) {
             addresses.add(Addresses.localAddress(ipLiteral, addresses));
             return this;
         }
 
+        /**
+         * Adds several local addresses, as {@link #localAddress} each.
+         *
+         * @param ipLiterals IP address literals of this host
+         * @return this builder
+         */
         public Builder localAddresses(Collection<String> ipLiterals) {
             ipLiterals.forEach(this::localAddress);
             return this;
@@ -566,6 +607,10 @@ public final class DirectUdpTransport implements PolledTransport {
         /**
          * The UDP port of every socket: {@value UdpTransport#ROCE_V2_PORT} by default. With 0 the
          * kernel chooses one for the first address and the other addresses bind the same port.
+         *
+         * @param port 0..65535
+         * @return this builder
+         * @throws IllegalArgumentException the port is out of range
          */
         public Builder port(int port) {
             if (port < 0 || port > 0xFFFF) {
@@ -575,13 +620,24 @@ public final class DirectUdpTransport implements PolledTransport {
             return this;
         }
 
-        /** Where drops are counted; usually the RNIC's own counters. A new set by default. */
+        /**
+         * Where drops are counted; usually the RNIC's own counters. A new set by default.
+         *
+         * @param counters the counters
+         * @return this builder
+         */
         public Builder counters(Counters counters) {
             this.counters = Objects.requireNonNull(counters, "counters");
             return this;
         }
 
-        /** Largest datagram received whole; {@value UdpTransport#DEFAULT_MAX_DATAGRAM_SIZE} by default. */
+        /**
+         * Largest datagram received whole; {@value UdpTransport#DEFAULT_MAX_DATAGRAM_SIZE} by default.
+         *
+         * @param bytes the size in bytes
+         * @return this builder
+         * @throws IllegalArgumentException the size is out of range
+         */
         public Builder maxDatagramSize(int bytes) {
             if (bytes < DatagramReceiver.MIN_DATAGRAM || bytes > 0xFFFF) {
                 throw new IllegalArgumentException("max datagram size out of range: " + bytes);
@@ -590,7 +646,13 @@ public final class DirectUdpTransport implements PolledTransport {
             return this;
         }
 
-        /** Datagrams per recvmmsg; {@value UdpTransport#DEFAULT_RECEIVE_BATCH} by default. */
+        /**
+         * Datagrams per recvmmsg; {@value UdpTransport#DEFAULT_RECEIVE_BATCH} by default.
+         *
+         * @param datagrams 1..64
+         * @return this builder
+         * @throws IllegalArgumentException the batch is out of range
+         */
         public Builder receiveBatch(int datagrams) {
             if (datagrams < 1 || datagrams > 64) {
                 throw new IllegalArgumentException("receive batch must be 1..64: " + datagrams);
@@ -603,13 +665,22 @@ public final class DirectUdpTransport implements PolledTransport {
          * UDP generic segmentation offload (UDP_SEGMENT, Linux 4.18+; on by default): consecutive
          * datagrams of one size to one destination leave as one message that the kernel cuts up.
          * Off, each datagram is its own sendmmsg entry.
+         *
+         * @param enabled whether to send with GSO
+         * @return this builder
          */
         public Builder gso(boolean enabled) {
             this.gso = enabled;
             return this;
         }
 
-        /** SO_RCVBUF and SO_SNDBUF (the kernel caps them at net.core.[rw]mem_max); 0 keeps its default. */
+        /**
+         * SO_RCVBUF and SO_SNDBUF (the kernel caps them at net.core.[rw]mem_max); 0 keeps its default.
+         *
+         * @param bytes the size, 0 for the kernel's default
+         * @return this builder
+         * @throws IllegalArgumentException the size is negative
+         */
         public Builder socketBufferSize(int bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("socket buffer size must not be negative: " + bytes);
@@ -621,6 +692,10 @@ public final class DirectUdpTransport implements PolledTransport {
         /**
          * Bytes queued per socket (the preallocated send buffer) beyond which, when the kernel takes
          * nothing more, {@link DirectUdpTransport#send} returns false.
+         *
+         * @param bytes the limit
+         * @return this builder
+         * @throws IllegalArgumentException the limit is too small
          */
         public Builder sendQueueBytes(int bytes) {
             if (bytes < 2 * UdpTransport.DEFAULT_MAX_DATAGRAM_SIZE) {
@@ -633,6 +708,9 @@ public final class DirectUdpTransport implements PolledTransport {
         /**
          * Captures every packet sent and received to {@code file} (created or truncated by
          * {@link #build()}), as classic pcap that Wireshark decodes as RoCEv2.
+         *
+         * @param file the capture file
+         * @return this builder
          */
         public Builder pcap(Path file) {
             this.pcap = Objects.requireNonNull(file, "file");
@@ -650,6 +728,8 @@ public final class DirectUdpTransport implements PolledTransport {
          *
          * @throws UdpTransportException native epoll is unavailable, or a socket cannot be opened,
          *                               configured or bound
+         * @return the transport, the caller's to close
+         * @throws IllegalStateException no local address was given
          */
         public DirectUdpTransport build() {
             if (addresses.isEmpty()) {

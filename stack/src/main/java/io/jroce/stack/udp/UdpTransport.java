@@ -156,6 +156,11 @@ public final class UdpTransport implements RoceTransport {
         LOG.info("UDP transport ({}) bound to {}", ioMode, Arrays.toString(endpoints));
     }
 
+    /**
+     * Starts describing a transport.
+     *
+     * @return a builder with the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -163,22 +168,36 @@ public final class UdpTransport implements RoceTransport {
     /**
      * The one thread everything runs on: packets are delivered on it, {@link #send} and
      * {@link #flush} must be called on it, and the RNIC runs its timers and work on it.
+     *
+     * @return the event loop
      */
     public EventLoop eventLoop() {
         return loop;
     }
 
-    /** The Netty transport in use: {@link IoMode#EPOLL} or {@link IoMode#NIO}. */
+    /**
+     * The Netty transport in use: {@link IoMode#EPOLL} or {@link IoMode#NIO}.
+     *
+     * @return the I/O mode
+     */
     public IoMode ioMode() {
         return ioMode;
     }
 
-    /** The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured). */
+    /**
+     * The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured).
+     *
+     * @return the port
+     */
     public int port() {
         return port;
     }
 
-    /** The bound sockets, in configuration order. */
+    /**
+     * The bound sockets, in configuration order.
+     *
+     * @return the addresses and port
+     */
     public List<InetSocketAddress> localAddresses() {
         List<InetSocketAddress> list = new ArrayList<>(endpoints.length);
         for (LocalEndpoint ep : endpoints) {
@@ -187,6 +206,11 @@ public final class UdpTransport implements RoceTransport {
         return List.copyOf(list);
     }
 
+    /**
+     * Where the transport counts its drops.
+     *
+     * @return the counters
+     */
     public Counters counters() {
         return counters;
     }
@@ -205,6 +229,8 @@ public final class UdpTransport implements RoceTransport {
      * or a clear DF, as Linux rxe computes it over the ID it sends. Packets from Java senders,
      * jroce included, never need it: a Java sender cannot know the ID the kernel writes, so it
      * computes the ICRC for ID 0 with DF, which is what the receiver checks first.
+     *
+     * @return the count
      */
     public long ipv4IdRecoveries() {
         return receiver.ipv4IdRecoveries();
@@ -364,7 +390,11 @@ public final class UdpTransport implements RoceTransport {
         }
     }
 
-    /** The multicast groups joined, as group address and port; for tests and tools. */
+    /**
+     * The multicast groups joined, as group address and port; for tests and tools.
+     *
+     * @return a new list of them
+     */
     public List<InetSocketAddress> groups() {
         synchronized (groups) {
             List<InetSocketAddress> list = new ArrayList<>();
@@ -619,12 +649,21 @@ public final class UdpTransport implements RoceTransport {
         /**
          * Adds a local address to bind: an IPv4 or IPv6 literal ("192.0.2.1", "2001:db8::1",
          * "fe80::1%eth0"); not a host name, not a wildcard, not multicast.
+         *
+         * @param ipLiteral an IP address literal of this host
+         * @return this builder
          */
         public Builder localAddress(String ipLiteral) {
             addresses.add(Addresses.localAddress(ipLiteral, addresses));
             return this;
         }
 
+        /**
+         * Adds several local addresses, as {@link #localAddress} each.
+         *
+         * @param ipLiterals IP address literals of this host
+         * @return this builder
+         */
         public Builder localAddresses(Collection<String> ipLiterals) {
             ipLiterals.forEach(this::localAddress);
             return this;
@@ -633,6 +672,10 @@ public final class UdpTransport implements RoceTransport {
         /**
          * The UDP port of every socket: {@value #ROCE_V2_PORT} by default. With 0 the kernel chooses
          * one for the first address and the other addresses bind the same port.
+         *
+         * @param port 0..65535
+         * @return this builder
+         * @throws IllegalArgumentException the port is out of range
          */
         public Builder port(int port) {
             if (port < 0 || port > 0xFFFF) {
@@ -642,18 +685,35 @@ public final class UdpTransport implements RoceTransport {
             return this;
         }
 
+        /**
+         * Which Netty transport to use.
+         *
+         * @param ioMode EPOLL, NIO, or AUTO for epoll where available
+         * @return this builder
+         */
         public Builder ioMode(IoMode ioMode) {
             this.ioMode = Objects.requireNonNull(ioMode, "ioMode");
             return this;
         }
 
-        /** Where drops are counted; usually the RNIC's own counters. A new set by default. */
+        /**
+         * Where drops are counted; usually the RNIC's own counters. A new set by default.
+         *
+         * @param counters the counters
+         * @return this builder
+         */
         public Builder counters(Counters counters) {
             this.counters = Objects.requireNonNull(counters, "counters");
             return this;
         }
 
-        /** Largest datagram received whole; {@value #DEFAULT_MAX_DATAGRAM_SIZE} by default. */
+        /**
+         * Largest datagram received whole; {@value #DEFAULT_MAX_DATAGRAM_SIZE} by default.
+         *
+         * @param bytes the size in bytes
+         * @return this builder
+         * @throws IllegalArgumentException the size is out of range
+         */
         public Builder maxDatagramSize(int bytes) {
             if (bytes < DatagramReceiver.MIN_DATAGRAM || bytes > 0xFFFF) {
                 throw new IllegalArgumentException("max datagram size out of range: " + bytes);
@@ -662,7 +722,13 @@ public final class UdpTransport implements RoceTransport {
             return this;
         }
 
-        /** Datagrams per recvmmsg (epoll only); 1 reads one per system call. */
+        /**
+         * Datagrams per recvmmsg (epoll only); 1 reads one per system call.
+         *
+         * @param datagrams 1..64
+         * @return this builder
+         * @throws IllegalArgumentException the batch is out of range
+         */
         public Builder receiveBatch(int datagrams) {
             if (datagrams < 1 || datagrams > 64) {
                 throw new IllegalArgumentException("receive batch must be 1..64: " + datagrams);
@@ -675,6 +741,9 @@ public final class UdpTransport implements RoceTransport {
          * UDP generic segmentation offload (UDP_SEGMENT, Linux 4.18+, epoll only; on by default):
          * consecutive datagrams of one size to one destination leave as one message that the
          * kernel cuts up, see {@link SendBatch}. Off, each datagram is its own sendmmsg entry.
+         *
+         * @param enabled whether to send with GSO
+         * @return this builder
          */
         public Builder gso(boolean enabled) {
             this.gso = enabled;
@@ -685,6 +754,9 @@ public final class UdpTransport implements RoceTransport {
          * UDP generic receive offload (UDP_GRO, Linux 5.0+, epoll only; off by default): the kernel
          * may hand over consecutive datagrams of one flow in one read, which Netty splits again.
          * It replaces recvmmsg batching by one recvmsg per (coalesced) read.
+         *
+         * @param enabled whether to receive with GRO
+         * @return this builder
          */
         public Builder gro(boolean enabled) {
             this.gro = enabled;
@@ -694,13 +766,22 @@ public final class UdpTransport implements RoceTransport {
         /**
          * Keeps the event loop awake (polling its sockets, yielding between polls) while {@code hint}
          * says an application thread polls for completions (epoll only); null: always Netty's default.
+         *
+         * @param hint the hint, or null for none
+         * @return this builder
          */
         public Builder pollingHint(io.jroce.stack.transport.PollingHint hint) {
             this.pollingHint = hint;
             return this;
         }
 
-        /** SO_RCVBUF and SO_SNDBUF (the kernel caps them at net.core.[rw]mem_max); 0 keeps its default. */
+        /**
+         * SO_RCVBUF and SO_SNDBUF (the kernel caps them at net.core.[rw]mem_max); 0 keeps its default.
+         *
+         * @param bytes the size, 0 for the kernel's default
+         * @return this builder
+         * @throws IllegalArgumentException the size is negative
+         */
         public Builder socketBufferSize(int bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("socket buffer size must not be negative: " + bytes);
@@ -709,7 +790,13 @@ public final class UdpTransport implements RoceTransport {
             return this;
         }
 
-        /** Bytes written but not yet sent per socket beyond which {@link UdpTransport#send} returns false. */
+        /**
+         * Bytes written but not yet sent per socket beyond which {@link UdpTransport#send} returns false.
+         *
+         * @param bytes the limit
+         * @return this builder
+         * @throws IllegalArgumentException the limit is too small
+         */
         public Builder sendQueueBytes(int bytes) {
             if (bytes < 2 * DEFAULT_MAX_DATAGRAM_SIZE) {
                 throw new IllegalArgumentException("send queue too small: " + bytes);
@@ -721,6 +808,9 @@ public final class UdpTransport implements RoceTransport {
         /**
          * Captures every packet sent and received to {@code file} (created or truncated by
          * {@link #build()}), as classic pcap that Wireshark decodes as RoCEv2.
+         *
+         * @param file the capture file
+         * @return this builder
          */
         public Builder pcap(Path file) {
             this.pcap = Objects.requireNonNull(file, "file");
@@ -731,6 +821,8 @@ public final class UdpTransport implements RoceTransport {
          * Opens, configures and binds one socket per local address.
          *
          * @throws UdpTransportException when a socket cannot be opened, configured or bound
+         * @return the transport, the caller's to close
+         * @throws IllegalStateException no local address was given
          */
         public UdpTransport build() {
             if (addresses.isEmpty()) {

@@ -21,10 +21,21 @@ public class UdpTransportException extends RuntimeException {
         return false;
     }
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what failed
+     */
     public UdpTransportException(String message) {
         super(message);
     }
 
+    /**
+     * Creates the exception with the failure that caused it.
+     *
+     * @param message what failed
+     * @param cause the underlying failure
+     */
     public UdpTransportException(String message, Throwable cause) {
         super(message, cause);
     }

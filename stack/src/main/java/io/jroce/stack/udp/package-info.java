@@ -9,5 +9,7 @@
  * for the invoker progress mode: the caller's thread reads and sends through Netty's native sockets
  * ({@code EpollInternals} reaches the batch calls that allocate nothing), a fallback thread awaits
  * readiness.
+ *
+ * <p>Internal: not part of jroce's API, so it may change in any release (docs/versioning.md).
  */
 package io.jroce.stack.udp;

@@ -26,20 +26,32 @@ public final class AddrLookup {
 
     /** An address, or the getaddrinfo error of a node or service that does not resolve. */
     public record Result(InetAddress address, int port, int error) {
+        /**
+         * Whether the lookup failed.
+         *
+         * @return true when {@link #error()} is set
+         */
         public boolean failed() {
             return error != 0;
         }
 
-        /** gai_strerror. */
+        /**
+         * gai_strerror.
+         *
+         * @return the text of {@link #error()}
+         */
         public String errorText() {
             return error == EAI_SERVICE ? "Servname not supported for ai_socktype" : "Name or service not known";
         }
     }
 
     /**
+     * Looks a node and service up as getaddrinfo does.
+     *
      * @param node        the host, a literal or a name
      * @param service     the port, in decimal
      * @param numericHost RAI_NUMERICHOST: a name is EAI_NONAME, not looked up
+     * @return the address and port, or the error
      */
     public static Result lookup(String node, String service, boolean numericHost) {
         int port = port(service);

@@ -8,6 +8,9 @@ public final class CLib {
     /**
      * atoi: leading blanks, a sign, the digits 0-9 up to the first other character; 0 for none.
      * Beyond a long, strtol's ERANGE value, of which the cast to int keeps the low 32 bits.
+     *
+     * @param s the text
+     * @return the number
      */
     public static int atoi(String s) {
         return (int) strtol(s, 10);
@@ -17,13 +20,21 @@ public final class CLib {
      * {@code (uint8_t) strtoul(s, NULL, 0)}, as the examples read -t (type of service) and -a (ACK
      * timeout): decimal, 0x hexadecimal or 0 octal, its low 8 bits (a negative number wraps as
      * strtoul's does to the same low bits; one beyond a long is strtoul's ULONG_MAX, 0xFF).
+     *
+     * @param s the text
+     * @return the number's low 8 bits, 0..255
      */
     public static int uint8(String s) {
         long n = strtol(s, 0);
         return n == Long.MIN_VALUE ? 0xFF : (int) (n & 0xFF);
     }
 
-    /** strtol(s, NULL, 0): decimal, 0x hexadecimal or 0 octal, up to the first other character. */
+    /**
+     * strtol(s, NULL, 0): decimal, 0x hexadecimal or 0 octal, up to the first other character.
+     *
+     * @param s the text
+     * @return the number
+     */
     public static long strtol(String s) {
         return strtol(s, 0);
     }
@@ -31,6 +42,10 @@ public final class CLib {
     /**
      * strtol(s, NULL, base): leading blanks, a sign, with base 0 a 0x (hexadecimal) or 0 (octal) prefix,
      * then the digits of the base up to the first other character; beyond a long, ERANGE's value.
+     *
+     * @param s the text
+     * @param base 2..36, or 0 for the prefix to decide
+     * @return the number
      */
     public static long strtol(String s, int base) {
         int i = 0;

@@ -27,6 +27,13 @@ import java.util.List;
  * @param destination the active side's destination, null for a passive side
  */
 public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddress destination) {
+    /**
+     * Copies the list of addresses.
+     *
+     * @param addresses the device's addresses
+     * @param local the address to bind, or the source
+     * @param destination the destination, or null
+     */
     public CmDevicePlan {
         addresses = List.copyOf(addresses);
     }
@@ -38,6 +45,8 @@ public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddres
      *
      * @param local its address, or a wildcard
      * @param binds the --bind addresses, or null
+     * @return the plan
+     * @throws SocketException the host's interfaces cannot be listed
      */
     public static CmDevicePlan passive(InetAddress local, List<String> binds) throws SocketException {
         List<String> addresses;
@@ -56,6 +65,12 @@ public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddres
      * {@code destination} (or, when --bind gave the device other addresses, its first of the
      * destination's family). A wildcard destination is the local device itself, as the kernel's
      * {@code cma_resolve_loopback} makes it.
+     *
+     * @param destination the peer's address
+     * @param source the source address given, or null
+     * @param binds the --bind addresses, or null
+     * @return the plan
+     * @throws IOException the route to the destination cannot be looked up
      */
     public static CmDevicePlan active(InetAddress destination, InetAddress source, List<String> binds)
         throws IOException {
@@ -77,13 +92,23 @@ public record CmDevicePlan(List<String> addresses, InetAddress local, InetAddres
         return new CmDevicePlan(addresses, source, destination.isAnyLocalAddress() ? source : destination);
     }
 
-    /** The device's options with these addresses. */
+    /**
+     * The device's options with these addresses.
+     *
+     * @param given the options from the command line
+     * @return them with this plan's addresses
+     */
     public DeviceOptions device(DeviceOptions given) {
         return new DeviceOptions(given.name(), addresses, given.udpPort(), given.peerUdpPort(), given.pcap(),
             given.progress());
     }
 
-    /** The passive side's bind address, or the active side's source, on {@code port}. */
+    /**
+     * The passive side's bind address, or the active side's source, on {@code port}.
+     *
+     * @param port the port
+     * @return the socket address
+     */
     public InetSocketAddress localSocket(int port) {
         return new InetSocketAddress(local, port);
     }

@@ -9,6 +9,11 @@ import io.jroce.tools.UsageException;
 public final class JroceOptionException extends UsageException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what is wrong
+     */
     public JroceOptionException(String message) {
         super(message);
     }

@@ -17,12 +17,23 @@ public final class Strerror {
     private Strerror() {
     }
 
-    /** {@code perror(call)}: "call: text". */
+    /**
+     * {@code perror(call)}: "call: text".
+     *
+     * @param call the C call's name
+     * @param e what jroce threw
+     * @return the line perror prints
+     */
     public static String perror(String call, RuntimeException e) {
         return call + ": " + of(e);
     }
 
-    /** glibc's text of the errno for {@code e}. */
+    /**
+     * glibc's text of the errno for {@code e}.
+     *
+     * @param e what jroce threw
+     * @return the text
+     */
     public static String of(RuntimeException e) {
         if (e instanceof ConnectionRejectedException) {
             return "Connection refused"; // ECONNREFUSED

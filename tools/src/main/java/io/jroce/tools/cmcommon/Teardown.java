@@ -10,6 +10,8 @@ public final class Teardown {
     /**
      * Closes {@code c} (nothing for null); a verbs error is ignored, as the C programs ignore their
      * destroys' statuses once the run's outcome is decided.
+     *
+     * @param c the resource, or null
      */
     public static void closeQuietly(AutoCloseable c) {
         if (c == null) {

@@ -23,12 +23,20 @@ public final class TwinDeviceOptions {
         this(false);
     }
 
-    /** The device's local options, and with {@code peerOptions} the peers' too. */
+    /**
+     * The device's local options, and with {@code peerOptions} the peers' too.
+     *
+     * @param peerOptions whether --peer-udp-port is offered
+     */
     public TwinDeviceOptions(boolean peerOptions) {
         this.peerOptions = peerOptions;
     }
 
-    /** The options, for the end of the program's table. */
+    /**
+     * The options, for the end of the program's table.
+     *
+     * @return the options
+     */
     public List<OptionSpec> options() {
         List<OptionSpec> table = new ArrayList<>();
         for (OptionSpec o : peerOptions ? device.options() : device.localOptions()) {
@@ -44,12 +52,20 @@ public final class TwinDeviceOptions {
         return table;
     }
 
-    /** The device's options as given. */
+    /**
+     * The device's options as given.
+     *
+     * @return the options
+     */
     public DeviceOptions build() {
         return device.build();
     }
 
-    /** Whether --bind was given. */
+    /**
+     * Whether --bind was given.
+     *
+     * @return true when --bind chose the addresses
+     */
     public boolean bindGiven() {
         return bindGiven;
     }

@@ -19,6 +19,15 @@ public final class TwinGetopt {
      * Parses {@code args} with {@code table}; false after an option error, which {@code program}'s
      * complaint and {@code usage} reported. A {@link JroceOptionException} (an option jroce refuses)
      * passes.
+     *
+     * @param program the program's name
+     * @param usage the usage text
+     * @param table the options
+     * @param args the command line
+     * @param out where the usage goes
+     * @param err where the complaint goes
+     * @return true when the options were taken
+     * @throws UsageException a jroce option was refused
      */
     public static boolean parse(String program, String usage, List<OptionSpec> table, List<String> args,
                                 PrintStream out, PrintStream err) throws UsageException {
@@ -34,7 +43,13 @@ public final class TwinGetopt {
         }
     }
 
-    /** glibc's line for the error jroce's Getopt reported as {@code message}, after {@code program}'s name. */
+    /**
+     * glibc's line for the error jroce's Getopt reported as {@code message}, after {@code program}'s name.
+     *
+     * @param program the program's name
+     * @param message Getopt's message
+     * @return glibc's line
+     */
     public static String complaint(String program, String message) {
         String unknownShort = "unknown option '-";
         if (message.startsWith(unknownShort) && message.length() == unknownShort.length() + 2) {

@@ -13,17 +13,31 @@ import io.jroce.verbs.cm.RdmaCmId;
  * QPN and Q_Key.
  */
 public final class UdNode {
+    /** The node's number, 0 up. */
     public final int index;
     /** The node's ID; a server's node takes the ID of the connect request it answers. */
     public RdmaCmId id;
+    /** Whether the node has its peer or group. */
     public boolean connected;
+    /** The node's protection domain. */
     public ProtectionDomain pd;
+    /** The CQ of both its queues. */
     public CompletionQueue cq;
+    /** Its message buffer. */
     public MemoryRegion mr;
+    /** The address handle of its peer or group. */
     public AddressHandle ah;
+    /** The peer's or group's QPN. */
     public int remoteQpn;
+    /** The peer's or group's Q_Key. */
     public int remoteQkey;
 
+    /**
+     * A node with no resources yet.
+     *
+     * @param index the node's number
+     * @param id its ID, or null before it has one
+     */
     public UdNode(int index, RdmaCmId id) {
         this.index = index;
         this.id = id;

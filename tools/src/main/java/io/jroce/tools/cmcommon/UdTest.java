@@ -31,11 +31,20 @@ import io.jroce.verbs.cm.RdmaEventChannel;
 public final class UdTest {
     /** The 40 bytes before a UD message in a receive buffer, where the network header lands. */
     public static final int GRH = 40;
+    /** errno ENOMEM. */
     public static final int ENOMEM = 12;
+    /** errno EINVAL. */
     public static final int EINVAL = 22;
 
     /** What a completion means to the program: false fails poll_cqs (udaddy's reply AH). */
     public interface CompletionHandler {
+        /**
+         * Handles one completion.
+         *
+         * @param node the node whose CQ it came from
+         * @param wc the completion
+         * @return false to fail poll_cqs
+         */
         boolean onCompletion(UdNode node, WorkCompletion wc);
     }
 
@@ -48,7 +57,16 @@ public final class UdTest {
     private final UdNode[] nodes;
     private int connectsLeft;
 
-    /** {@code connections} nodes with no ID yet; {@code program} names the output lines ("udaddy"). */
+    /**
+     * {@code connections} nodes with no ID yet; {@code program} names the output lines ("udaddy").
+     *
+     * @param program the program's name
+     * @param connections how many nodes
+     * @param size the message size
+     * @param count the message count
+     * @param out standard output
+     * @param err standard error
+     */
     public UdTest(String program, int connections, int size, int count, PrintStream out, PrintStream err) {
         this.program = program;
         this.out = out;
@@ -62,19 +80,39 @@ public final class UdTest {
         this.connectsLeft = connections;
     }
 
+    /**
+     * The nodes, by index.
+     *
+     * @return the nodes
+     */
     public UdNode[] nodes() {
         return nodes;
     }
 
+    /**
+     * How many messages each node sends or receives.
+     *
+     * @return the count
+     */
     public int count() {
         return count;
     }
 
+    /**
+     * The message size.
+     *
+     * @return the size in bytes
+     */
     public int size() {
         return size;
     }
 
-    /** The node of {@code id}. */
+    /**
+     * The node of {@code id}.
+     *
+     * @param id an ID of one of the nodes
+     * @return its node
+     */
     public UdNode nodeOf(RdmaCmId id) {
         for (UdNode node : nodes) {
             if (node.id == id) {
@@ -84,6 +122,9 @@ public final class UdTest {
         throw new IllegalStateException("an event for an ID of no node: " + id);
     }
 
+    /**
+     * One connection failed: it is no longer waited for.
+     */
     public void connectError() {
         connectsLeft--;
     }
@@ -91,6 +132,11 @@ public final class UdTest {
     /**
      * connect_events: hands CM events to {@code handler} (cma_handler) until every node is resolved or
      * joined, or a handler fails; each event is acknowledged after it.
+     *
+     * @param channel the channel of the nodes' IDs
+     * @param handler cma_handler: 0, or an error that stops the loop
+     * @return 0, or the error the C program returns
+     * @throws InterruptedException the thread was interrupted while it waited
      */
     public int connectEvents(RdmaEventChannel channel, ToIntFunction<RdmaCmEvent> handler)
         throws InterruptedException {
@@ -109,7 +155,12 @@ public final class UdTest {
         return ret;
     }
 
-    /** The event's error line and the connect error; the event's status is the handler's. */
+    /**
+     * The event's error line and the connect error; the event's status is the handler's.
+     *
+     * @param event the failed event
+     * @return the event's status
+     */
     public int eventError(RdmaCmEvent event) {
         out.println(program + ": event: RDMA_CM_EVENT_" + event.type().name() + ", error: " + event.status());
         connectError();
@@ -119,6 +170,10 @@ public final class UdTest {
     /**
      * verify_test_params, init_node and create_message, then post_recvs when {@code receive}: a
      * message must fit the port's active MTU (UD has no segmentation).
+     *
+     * @param node the node
+     * @param receive whether to post its receives
+     * @return 0, or the error the C program returns
      */
     public int setUp(UdNode node, boolean receive) {
         int ret = verifyTestParams(node);
@@ -199,6 +254,11 @@ public final class UdTest {
     /**
      * post_sends: {@code count} SENDs to the node's peer or group with the immediate data this QP's
      * number, from the buffer's start; the last with {@code lastFlags}, the others with {@code flags}.
+     *
+     * @param node the node
+     * @param flags the send flags of all but the last
+     * @param lastFlags the send flags of the last
+     * @return 0, or the error the C program returns
      */
     public int postSends(UdNode node, int flags, int lastFlags) {
         if (!node.connected || count == 0) {
@@ -222,6 +282,10 @@ public final class UdTest {
     /**
      * poll_cqs: {@code count} completions of each connected node, of whatever status (neither program
      * reads it), waiting without end as their busy polls do; each goes to {@code handler}.
+     *
+     * @param handler what each completion means
+     * @return 0, or the error the C program returns
+     * @throws InterruptedException the thread was interrupted while it waited
      */
     public int pollCqs(CompletionHandler handler) throws InterruptedException {
         WorkCompletion wc = new WorkCompletion();
@@ -245,6 +309,12 @@ public final class UdTest {
     /**
      * The node's peer or group as a resolved or joined event names it: its QPN and Q_Key, and an
      * address handle of {@code av}; the node is connected, or it is a connect error.
+     *
+     * @param node the node
+     * @param qpn the peer's or group's QPN
+     * @param qkey its Q_Key
+     * @param av the address vector to it
+     * @return 0, or the error the C program returns
      */
     public int connected(UdNode node, int qpn, int qkey, AddressVector av) {
         node.remoteQpn = qpn;
@@ -261,7 +331,11 @@ public final class UdTest {
         return 0;
     }
 
-    /** A node connected without an address handle yet (a server's, whose reply AH comes from a receive). */
+    /**
+     * A node connected without an address handle yet (a server's, whose reply AH comes from a receive).
+     *
+     * @param node the node
+     */
     public void accepted(UdNode node) {
         node.connected = true;
         connectsLeft--;
@@ -277,7 +351,12 @@ public final class UdTest {
         }
     }
 
-    /** The errno ibv_post_send or ibv_post_recv returns where jroce throws. */
+    /**
+     * The errno ibv_post_send or ibv_post_recv returns where jroce throws.
+     *
+     * @param e what jroce threw
+     * @return the errno
+     */
     public static int errno(VerbsException e) {
         return e instanceof QueueFullException || e instanceof ResourceLimitException ? ENOMEM : EINVAL;
     }

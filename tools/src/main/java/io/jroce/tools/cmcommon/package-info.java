@@ -10,5 +10,8 @@
  * ({@link io.jroce.tools.cmcommon.Strerror}); and the UD twins (udaddy, mckey) their nodes
  * ({@link io.jroce.tools.cmcommon.UdNode}) and the functions udaddy.c and mckey.c repeat
  * ({@link io.jroce.tools.cmcommon.UdTest}); and their teardown ({@link io.jroce.tools.cmcommon.Teardown}).
+ *
+ * <p>Internal: the tools are an application, whose command lines and output are what they promise;
+ * their classes are not API and may change in any release (docs/versioning.md).
  */
 package io.jroce.tools.cmcommon;

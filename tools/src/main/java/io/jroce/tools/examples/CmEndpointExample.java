@@ -20,11 +20,23 @@ import java.util.concurrent.TimeUnit;
 
 /** Two RNICs on loopback connected with librdmacm's convenience layer: a SEND, an RDMA WRITE, an RDMA READ. */
 public final class CmEndpointExample {
+    /**
+     * Runs both sides and prints what moved.
+     *
+     * @param args the RoCE UDP port, 4791 when none is given
+     * @throws Exception a step failed
+     */
     public static void main(String[] args) throws Exception {
         run(args.length > 0 ? Integer.parseInt(args[0]) : 4791).forEach(System.out::println);
     }
 
-    /** Both sides, on 127.0.0.1 and 127.0.0.2 with RoCE UDP port {@code udpPort}; returns what moved. */
+    /**
+     * Both sides, on 127.0.0.1 and 127.0.0.2 with RoCE UDP port {@code udpPort}.
+     *
+     * @param udpPort the RoCE UDP port of both devices
+     * @return what moved, one line per operation
+     * @throws Exception a step failed
+     */
     public static List<String> run(int udpPort) throws Exception {
         List<String> moved = new CopyOnWriteArrayList<>();
         QpInitAttributes qp = new QpInitAttributes().maxSendWr(4).maxRecvWr(4);

@@ -25,6 +25,12 @@ import java.util.concurrent.TimeUnit;
 
 /** Two RNICs on loopback; one RDMA WRITEs a greeting into the other's memory. */
 public final class ReadmeExample {
+    /**
+     * Runs the example.
+     *
+     * @param args not used
+     * @throws InterruptedException interrupted while waiting for the completion
+     */
     public static void main(String[] args) throws InterruptedException {
         try (RdmaDevice alice = SoftRnic.builder().name("jroce0").address("127.0.0.1").open();
              RdmaDevice bob = SoftRnic.builder().name("jroce1").address("127.0.0.2").open();

@@ -18,6 +18,8 @@ public final class Getopt {
     private final OptionHandler operand;
 
     /**
+     * A parser of one tool's command line.
+     *
      * @param table   the tool's options
      * @param operand receives each operand, as its value
      */
@@ -26,7 +28,12 @@ public final class Getopt {
         this.operand = operand;
     }
 
-    /** Parses {@code args}, calling each option's handler and the operand handler in order. */
+    /**
+     * Parses {@code args}, calling each option's handler and the operand handler in order.
+     *
+     * @param args the command line after the command's name
+     * @throws UsageException the command line is wrong; the message says how
+     */
     public void parse(List<String> args) throws UsageException {
         boolean optionsEnded = false;
         for (int i = 0; i < args.size(); i++) {
@@ -47,6 +54,9 @@ public final class Getopt {
      * A twin's command line: options, and at most one operand, the server to connect to.
      *
      * @return the server, or null to be the server
+     * @param table the tool's options
+     * @param args the command line after the command's name
+     * @throws UsageException the command line is wrong; the message says how
      */
     public static String parseWithServer(List<OptionSpec> table, List<String> args) throws UsageException {
         String[] host = {null};
@@ -161,7 +171,12 @@ public final class Getopt {
         return candidates.get(0);
     }
 
-    /** The error for an option the command does not know. */
+    /**
+     * The error for an option the command does not know.
+     *
+     * @param option the option as given
+     * @return the exception to throw
+     */
     public static UsageException unknown(String option) {
         return new UsageException("unknown option '" + option + "'");
     }
@@ -169,6 +184,13 @@ public final class Getopt {
     /**
      * An integer as strtol with base 0 reads it (decimal, 0x hexadecimal, 0 octal) in
      * {@code min..max}; else "{@code -p} needs a number from 1 to 65535, got '70000'".
+     *
+     * @param spelling the option, for the message
+     * @param value its argument
+     * @param min the smallest value taken
+     * @param max the largest value taken
+     * @return the number
+     * @throws UsageException the command line is wrong; the message says how
      */
     public static int integer(String spelling, String value, int min, int max) throws UsageException {
         try {

@@ -16,7 +16,11 @@ public final class PerftestCommand implements Command {
         this.tool = tool;
     }
 
-    /** The eight twins, in perftest's usual order: BW then latency for write, read, send, atomic. */
+    /**
+     * The eight twins, in perftest's usual order: BW then latency for write, read, send, atomic.
+     *
+     * @return the commands
+     */
     public static List<Command> all() {
         List<Command> all = new ArrayList<>();
         for (PerftestTool t : PerftestTool.values()) {

@@ -13,7 +13,11 @@ import java.util.Objects;
 public final class SteadyStateMarks {
     /** Told at each mark, on the client's loop thread. */
     public interface Listener {
-        /** @param mark 0 at the first point, 1 at the second */
+        /**
+         * A mark was reached.
+         *
+         * @param mark 0 at the first point, 1 at the second
+         */
         void reached(int mark);
     }
 
@@ -36,6 +40,11 @@ public final class SteadyStateMarks {
     /**
      * Marks the next client run of this JVM at operations {@code first} and {@code second}; once
      * only: the run that takes the marks removes them.
+     *
+     * @param first the operation of the first mark, 0 or more
+     * @param second the operation of the second mark, after the first
+     * @param listener told at each mark
+     * @throws IllegalArgumentException the marks are not {@code 0 <= first < second}
      */
     public static void install(long first, long second, Listener listener) {
         if (first < 0 || second <= first) {

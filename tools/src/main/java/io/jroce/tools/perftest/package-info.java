@@ -6,5 +6,8 @@
  * the RDMA CM connected, and the test's QPs connected by the RDMA CM), the same queue pair
  * attributes and loops, and the same report. {@link io.jroce.tools.perftest.PerftestTool} says
  * where the eight differ; {@link io.jroce.tools.perftest.PerftestRun} follows their main()s.
+ *
+ * <p>Internal: the tools are an application, whose command lines and output are what they promise;
+ * their classes are not API and may change in any release (docs/versioning.md).
  */
 package io.jroce.tools.perftest;

@@ -12,6 +12,12 @@ public final class GidText {
     private GidText() {
     }
 
+    /**
+     * The GID as ibv_rc_pingpong prints it.
+     *
+     * @param gid the GID
+     * @return its text
+     */
     public static String format(Gid gid) {
         int[] words = new int[8];
         for (int i = 0; i < 8; i++) {

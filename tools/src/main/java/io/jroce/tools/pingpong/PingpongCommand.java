@@ -25,7 +25,11 @@ public final class PingpongCommand implements Command {
         this.tool = tool;
     }
 
-    /** The four twins, in rdma-core's order of importance: rc, uc, ud, srq. */
+    /**
+     * The four twins, in rdma-core's order of importance: rc, uc, ud, srq.
+     *
+     * @return the commands
+     */
     public static List<Command> all() {
         return List.of(new PingpongCommand(PingpongTool.RC), new PingpongCommand(PingpongTool.UC),
             new PingpongCommand(PingpongTool.UD), new PingpongCommand(PingpongTool.SRQ));

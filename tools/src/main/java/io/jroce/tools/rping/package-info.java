@@ -5,5 +5,8 @@
  * ping-pong and exit statuses, so either side may be jroce or the real rping on Linux rxe.
  * Its threads are rping's: one takes the CM events, one the CQ's, and the main one (a thread per
  * connection with -P) runs the test loop; they meet in a {@link io.jroce.tools.rping.ControlBlock}.
+ *
+ * <p>Internal: the tools are an application, whose command lines and output are what they promise;
+ * their classes are not API and may change in any release (docs/versioning.md).
  */
 package io.jroce.tools.rping;

@@ -14,24 +14,45 @@ public class ConnectionRejectedException extends RdmaCmException {
     /** REJ reason 28: consumer defined (rdma_reject, or the CMA's own failure). */
     public static final int CONSUMER_DEFINED = 28;
 
+    /** The REJ's private data, never null. */
     private final byte[] privateData;
 
+    /**
+     * Creates the exception for a REJ.
+     *
+     * @param message     what was rejected
+     * @param reason      the REJ's reason code (IBTA 12.6.7)
+     * @param privateData the REJ's private data, copied; null for none
+     */
     public ConnectionRejectedException(String message, int reason, byte[] privateData) {
         super(message, RdmaCmEventType.REJECTED, reason);
         this.privateData = privateData == null ? new byte[0] : privateData.clone();
     }
 
-    /** The REJ's reason code. */
+    /**
+     * The REJ's reason code.
+     *
+     * @return the reason, e.g. {@link #INVALID_SERVICE_ID} or {@link #CONSUMER_DEFINED}
+     */
     public int reason() {
         return status();
     }
 
-    /** The REJ's private data (a copy), empty when it carried none. */
+    /**
+     * The REJ's private data.
+     *
+     * @return a copy, empty when the REJ carried none
+     */
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** The name of a REJ reason of IBTA 12.6.7, as ib_cm.h spells it. */
+    /**
+     * The name of a REJ reason of IBTA 12.6.7, as ib_cm.h spells it.
+     *
+     * @param reason a REJ reason code
+     * @return its name, or "reason N" for a code the table does not know
+     */
     public static String reasonName(int reason) {
         return switch (reason) {
             case 1 -> "no QP";

@@ -21,7 +21,11 @@ public enum McJoinFlag {
         this.value = value;
     }
 
-    /** The flag's value in rdma_cma.h. */
+    /**
+     * The flag's value in rdma_cma.h.
+     *
+     * @return the value
+     */
     public int value() {
         return value;
     }

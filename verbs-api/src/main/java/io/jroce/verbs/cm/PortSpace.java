@@ -18,12 +18,21 @@ public enum PortSpace {
         this.value = value;
     }
 
-    /** The value in {@code rdma_cma.h}. */
+    /**
+     * The port space's value in {@code rdma_cma.h}.
+     *
+     * @return the value
+     */
     public int value() {
         return value;
     }
 
-    /** The service ID of {@code port} in this port space. */
+    /**
+     * The service ID of a port in this port space.
+     *
+     * @param port the port, 0..65535 (higher bits are ignored)
+     * @return {@code value() << 16 | port}
+     */
     public long serviceId(int port) {
         return ((long) value << 16) | (port & 0xFFFF);
     }

@@ -19,9 +19,15 @@ public final class RdmaCmEvent {
     private final AtomicBoolean acked = new AtomicBoolean();
 
     /**
-     * @param status   0, or the REJ reason for {@link RdmaCmEventType#REJECTED}, or a negative errno
-     * @param listenId the listening ID of a {@link RdmaCmEventType#CONNECT_REQUEST}, else null
-     * @param onAck    run once, by the first {@link #ack()}
+     * Creates an event without UD parameters (the implementation does).
+     *
+     * @param type        what happened
+     * @param status      0, or the REJ reason for {@link RdmaCmEventType#REJECTED}, or a negative errno
+     * @param id          the ID the event is about
+     * @param listenId    the listening ID of a {@link RdmaCmEventType#CONNECT_REQUEST}, else null
+     * @param privateData the peer's private data (copied), null for none
+     * @param connParam   the peer's connection values, or null
+     * @param onAck       run once, by the first {@link #ack()}
      */
     public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
                        ConnParam connParam, Runnable onAck) {
@@ -29,7 +35,16 @@ public final class RdmaCmEvent {
     }
 
     /**
-     * @param udParam what an active UD ID's ESTABLISHED and MULTICAST_JOIN carry ({@code param.ud}), else null
+     * Creates an event (the implementation does).
+     *
+     * @param type        what happened
+     * @param status      0, or the REJ reason for {@link RdmaCmEventType#REJECTED}, or a negative errno
+     * @param id          the ID the event is about
+     * @param listenId    the listening ID of a {@link RdmaCmEventType#CONNECT_REQUEST}, else null
+     * @param privateData the peer's private data (copied), null for none
+     * @param connParam   the peer's connection values, or null
+     * @param udParam     what an active UD ID's ESTABLISHED and MULTICAST_JOIN carry ({@code param.ud}), else null
+     * @param onAck       run once, by the first {@link #ack()}
      */
     public RdmaCmEvent(RdmaCmEventType type, int status, RdmaCmId id, RdmaCmId listenId, byte[] privateData,
                        ConnParam connParam, RdmaUdParam udParam, Runnable onAck) {
@@ -43,6 +58,11 @@ public final class RdmaCmEvent {
         this.onAck = onAck;
     }
 
+    /**
+     * What happened.
+     *
+     * @return the event's type
+     */
     public RdmaCmEventType type() {
         return type;
     }
@@ -51,17 +71,27 @@ public final class RdmaCmEvent {
      * 0 on success; for {@link RdmaCmEventType#REJECTED} the REJ's reason (8 no listener, 28 consumer
      * defined, IBTA 12.6.7); for {@link RdmaCmEventType#UNREACHABLE} -110 (ETIMEDOUT), or on a UD ID the
      * SIDR_REP's status (1 no listener, 2 rejected), as the kernel's {@code cma_sidr_rep_handler} reports it.
+     *
+     * @return the status
      */
     public int status() {
         return status;
     }
 
-    /** The ID the event is about: for {@link RdmaCmEventType#CONNECT_REQUEST}, a new ID to accept or reject. */
+    /**
+     * The ID the event is about.
+     *
+     * @return the ID; for {@link RdmaCmEventType#CONNECT_REQUEST}, a new ID to accept or reject
+     */
     public RdmaCmId id() {
         return id;
     }
 
-    /** The listening ID a {@link RdmaCmEventType#CONNECT_REQUEST} came to; null for other events. */
+    /**
+     * The listening ID a {@link RdmaCmEventType#CONNECT_REQUEST} came to.
+     *
+     * @return the listener, or null for other events
+     */
     public RdmaCmId listenId() {
         return listenId;
     }
@@ -70,12 +100,18 @@ public final class RdmaCmEvent {
      * The peer's private data (a copy), padded as the message carries it: a REQ's 56 bytes after the
      * RDMA CM header, a REP's 196, a REJ's 148, a SIDR_REQ's 180 after the header, a SIDR_REP's 136;
      * empty when the event carries none.
+     *
+     * @return a copy of the private data
      */
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** The peer's connection values (CONNECT_REQUEST, ESTABLISHED on the active side), else null. */
+    /**
+     * The peer's connection values.
+     *
+     * @return them for CONNECT_REQUEST and the active side's ESTABLISHED, else null
+     */
     public ConnParam connParam() {
         return connParam;
     }
@@ -84,6 +120,8 @@ public final class RdmaCmEvent {
      * A UD ID's ESTABLISHED (active side): the peer's address, QP and Q_Key from its SIDR_REP
      * ({@code struct rdma_ud_param}); MULTICAST_JOIN and MULTICAST_ERROR: the group's (MGID, QPN
      * 0xFFFFFF, Q_Key 0x01234567); null for other events.
+     *
+     * @return the UD parameters, or null
      */
     public RdmaUdParam udParam() {
         return udParam;

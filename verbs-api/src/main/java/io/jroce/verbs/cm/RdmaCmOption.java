@@ -25,7 +25,11 @@ public enum RdmaCmOption {
         this.optname = optname;
     }
 
-    /** The option's {@code optname} in rdma_cma.h. */
+    /**
+     * The option's {@code optname} in rdma_cma.h.
+     *
+     * @return the optname
+     */
     public int optname() {
         return optname;
     }

@@ -13,6 +13,8 @@ public final class RdmaUdParam {
     private final int qkey;
 
     /**
+     * Creates the parameters of a resolved UD service.
+     *
      * @param ahAttr the address vector that reaches the peer (its GID, this ID's source GID index)
      * @param qpNum  the peer's UD QP that serves the service
      * @param qkey   the Q_Key that QP takes (0x01234567 for {@link PortSpace#UDP})
@@ -23,15 +25,29 @@ public final class RdmaUdParam {
         this.qkey = qkey;
     }
 
-    /** The address handle attributes to reach the peer (a copy). */
+    /**
+     * The address handle attributes that reach the peer.
+     *
+     * @return a copy
+     */
     public AddressVector ahAttr() {
         return ahAttr.copy();
     }
 
+    /**
+     * The peer's QP number.
+     *
+     * @return the UD QP that serves the service
+     */
     public int qpNum() {
         return qpNum;
     }
 
+    /**
+     * The Q_Key the peer's QP takes.
+     *
+     * @return the Q_Key to put in the send work request
+     */
     public int qkey() {
         return qkey;
     }

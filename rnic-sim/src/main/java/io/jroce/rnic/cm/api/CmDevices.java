@@ -26,6 +26,9 @@ public final class CmDevices {
      * Registers an open device whose peers listen on UDP {@code roceUdpPort}; it leaves the registry when it
      * closes. The wildcard listeners listen on it too before this returns, as {@code cma_add_one} adds
      * them to a new device.
+     *
+     * @param device the device, just opened
+     * @param roceUdpPort the UDP port its peers' RoCE traffic and CM messages go to
      */
     public static void register(SoftDevice device, int roceUdpPort) {
         CmDevice d = new CmDevice(device, roceUdpPort);

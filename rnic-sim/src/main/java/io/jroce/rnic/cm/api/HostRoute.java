@@ -19,7 +19,12 @@ public final class HostRoute {
     private HostRoute() {
     }
 
-    /** The source address of the host's route to {@code destination}, or empty when it has none. */
+    /**
+     * The source address of the host's route to {@code destination}, or empty when it has none.
+     *
+     * @param destination the address to reach
+     * @return the source address the host would use, or empty
+     */
     public static Optional<InetAddress> sourceFor(InetAddress destination) {
         try (DatagramSocket s = new DatagramSocket()) {
             s.connect(new InetSocketAddress(destination, PORT));

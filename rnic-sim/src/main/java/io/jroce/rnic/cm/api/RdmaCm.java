@@ -15,7 +15,11 @@ public final class RdmaCm {
     private RdmaCm() {
     }
 
-    /** {@code rdma_create_event_channel}. */
+    /**
+     * {@code rdma_create_event_channel}.
+     *
+     * @return a new channel, the caller's to close
+     */
     public static RdmaEventChannel createEventChannel() {
         return new SoftEventChannel();
     }
@@ -27,6 +31,10 @@ public final class RdmaCm {
      * space.
      *
      * @throws io.jroce.verbs.cm.AddressResolutionException the node has no address (of the family), or the service is not a port
+     * @param node a host name or address, or null
+     * @param service a port number, or null
+     * @param hints the flags, family, QP type and port space wanted
+     * @return the resolved addrinfo
      */
     public static RdmaAddrInfo getAddrInfo(String node, String service, RdmaAddrInfo hints) {
         return AddrInfoResolver.resolve(node, service, hints);
@@ -42,6 +50,8 @@ public final class RdmaCm {
      * @param pd null for the device's own PD (shared by its endpoints, deallocated with the last)
      * @param qpInitAttr null for an endpoint without a QP; not changed
      * @throws io.jroce.verbs.cm.AddressResolutionException no open jroce device owns the source address or reaches the destination
+     * @param res a result of {@link #getAddrInfo}
+     * @return the endpoint, the caller's to close
      */
     public static RdmaEndpoint createEp(RdmaAddrInfo res, ProtectionDomain pd, QpInitAttributes qpInitAttr) {
         return EndpointCreation.create(res, pd, qpInitAttr);

@@ -12,5 +12,8 @@
  * ({@code SoftEndpoint}, made by {@code EndpointCreation}) has {@code EndpointEvents},
  * {@code EndpointQueues}, {@code EndpointCompletions} and {@code EndpointWorkRequests}. See
  * docs/cm-guide.md.
+ *
+ * <p>{@link io.jroce.rnic.cm.api.RdmaCm} is an entry point of jroce's API; the other types here are
+ * internal and may change in any release (docs/versioning.md).
  */
 package io.jroce.rnic.cm.api;

@@ -22,11 +22,22 @@ public final class PerftestReportParser {
     private PerftestReportParser() {
     }
 
-    /** The table in {@code output}, split into lines. */
+    /**
+     * The table in {@code output}, split into lines.
+     *
+     * @param output what the tool printed
+     * @return the report
+     */
     public static PerftestReport parse(String output) {
         return parse(output.lines().toList());
     }
 
+    /**
+     * The table in {@code lines}.
+     *
+     * @param lines what the tool printed, line by line
+     * @return the report
+     */
     public static PerftestReport parse(List<String> lines) {
         PerftestReport.Table table = PerftestReport.Table.NONE;
         String header = null;
@@ -72,7 +83,12 @@ public final class PerftestReportParser {
         unparsed.add(line);
     }
 
-    /** printf's %f output, including glibc's "nan", "-nan", "inf". */
+    /**
+     * printf's %f output, including glibc's "nan", "-nan", "inf".
+     *
+     * @param s the printed number
+     * @return its value (NaN for nan and -nan, infinity for inf)
+     */
     public static double number(String s) {
         String t = s.toLowerCase(Locale.ROOT);
         if (t.equals("nan") || t.equals("-nan")) {

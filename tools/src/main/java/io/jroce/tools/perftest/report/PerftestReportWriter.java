@@ -15,7 +15,12 @@ public final class PerftestReportWriter {
     private PerftestReportWriter() {
     }
 
-    /** RESULT_FMT (or RESULT_FMT_G with --report_gbits), without its newline. */
+    /**
+     * RESULT_FMT (or RESULT_FMT_G with --report_gbits), without its newline.
+     *
+     * @param gbits --report_gbits
+     * @return the header line
+     */
     public static String bwHeader(boolean gbits) {
         return gbits
             ? " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]"
@@ -27,6 +32,11 @@ public final class PerftestReportWriter {
      *
      * @param bwPeak  in the header's unit (MiB/s, or Gb/s with {@code gbits})
      * @param msgRate messages per microsecond (Mpps)
+     * @param size the message size in bytes
+     * @param iters the iterations
+     * @param bwAvg in the header's unit
+     * @param gbits --report_gbits
+     * @return the row
      */
     public static String bwRow(long size, long iters, double bwPeak, double bwAvg, double msgRate, boolean gbits) {
         boolean moreDigits = bwAvg < 0.1 && gbits;
@@ -37,7 +47,12 @@ public final class PerftestReportWriter {
                 bwPeak, bwAvg, msgRate);
     }
 
-    /** RESULT_FMT_LAT, or RESULT_FMT_LAT_DUR in duration mode, without its newline. */
+    /**
+     * RESULT_FMT_LAT, or RESULT_FMT_LAT_DUR in duration mode, without its newline.
+     *
+     * @param duration duration mode (-D)
+     * @return the header line
+     */
     public static String latencyHeader(boolean duration) {
         return duration
             ? " #bytes        #iterations       t_avg[usec]    tps average"
@@ -45,7 +60,20 @@ public final class PerftestReportWriter {
                 + "   99% percentile[usec]   99.9% percentile[usec] ";
     }
 
-    /** REPORT_FMT_LAT: a latency row (microseconds) with its newline. */
+    /**
+     * REPORT_FMT_LAT: a latency row (microseconds) with its newline.
+     *
+     * @param size the message size in bytes
+     * @param iters the iterations
+     * @param tMin the minimum
+     * @param tMax the maximum
+     * @param tTypical the typical (median) latency
+     * @param tAvg the average
+     * @param tStdev the standard deviation
+     * @param p99 the 99th percentile
+     * @param p999 the 99.9th percentile
+     * @return the row
+     */
     public static String latencyRow(long size, long iters, double tMin, double tMax, double tTypical, double tAvg,
                                     double tStdev, double p99, double p999) {
         return String.format(Locale.ROOT,
@@ -53,7 +81,15 @@ public final class PerftestReportWriter {
             size, iters, tMin, tMax, tTypical, tAvg, tStdev, p99, p999);
     }
 
-    /** REPORT_FMT_LAT_DUR: average latency (microseconds) and transactions per second, with its newline. */
+    /**
+     * REPORT_FMT_LAT_DUR: average latency (microseconds) and transactions per second, with its newline.
+     *
+     * @param size the message size in bytes
+     * @param iters the iterations
+     * @param tAvg the average latency
+     * @param tps transactions per second
+     * @return the row
+     */
     public static String latencyDurationRow(long size, long iters, double tAvg, double tps) {
         return String.format(Locale.ROOT, " %-7d       %d            %-7.2f        %-7.2f%n", size, iters, tAvg, tps);
     }
