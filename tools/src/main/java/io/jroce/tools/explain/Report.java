@@ -1,0 +1,72 @@
+package io.jroce.tools.explain;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the analysers found in one connection: notes attached to packets (printed under their
+ * ladder line), findings (printed after the ladder, in frame order), and the counts of the
+ * per-QP summary. Analysers run in a fixed order and may read what earlier ones wrote.
+ */
+final class Report {
+    /** One finding, tied to the packet that revealed it. */
+    record Finding(int ordinal, String text) {
+    }
+
+    private final Connection connection;
+    private final Map<Integer, List<String>> notes = new HashMap<>();
+    private final List<Finding> findings = new ArrayList<>();
+    private final SideStats[] stats = {new SideStats(), new SideStats()};
+    /** Requests that carry a PSN their sender had sent before, or that came after later ones. */
+    private final Set<Integer> repeats = new HashSet<>();
+
+    Report(Connection connection) {
+        this.connection = connection;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    /** Adds a note under {@code p}'s ladder line. */
+    void note(Packet p, String text) {
+        notes.computeIfAbsent(p.ordinal(), k -> new ArrayList<>()).add(text);
+    }
+
+    /** Adds a note under {@code p} and the same text, with the frame, to the findings. */
+    void finding(Packet p, String text) {
+        note(p, text);
+        findings.add(new Finding(p.ordinal(), "frame " + p.label() + ": " + text));
+    }
+
+    /** A line of the findings that belongs to no single ladder line. */
+    void summaryLine(Packet p, String text) {
+        findings.add(new Finding(p.ordinal(), text));
+    }
+
+    List<String> notes(Packet p) {
+        return notes.getOrDefault(p.ordinal(), List.of());
+    }
+
+    List<String> findings() {
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort((x, y) -> Integer.compare(x.ordinal(), y.ordinal())); // stable: same packet keeps its order
+        return sorted.stream().map(Finding::text).toList();
+    }
+
+    SideStats stats(int side) {
+        return stats[side];
+    }
+
+    void markRepeat(Packet p) {
+        repeats.add(p.ordinal());
+    }
+
+    boolean isRepeat(Packet p) {
+        return repeats.contains(p.ordinal());
+    }
+}
