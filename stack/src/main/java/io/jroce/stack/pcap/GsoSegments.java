@@ -12,13 +12,16 @@ import java.util.List;
  * the packets back to back, each with its own BTH and ICRC, all of one size but the last.
  *
  * <p>Nothing in the headers gives the segment size, so it is found: the next BTH must follow at
- * some multiple of 4 bytes with the same destination QP and the next PSN, and the first segment's
- * ICRC must verify with that size (the k-th segment of a GSO message gets the IPv4 ID + k, as
+ * some multiple of 4 bytes with the same destination QP and a PSN at most {@link #PSN_WINDOW} ahead
+ * (the next one for requests; coalesced ACKs skip), and the first segment's ICRC must verify with
+ * that size (the k-th segment of a GSO message gets the IPv4 ID + k, as
  * {@code inet_gso_segment} numbers them). A datagram whose ICRC verifies whole is one packet.
  */
 public final class GsoSegments {
     private static final int BTH = 12;
     private static final int ICRC = 4;
+    /** How far ahead the second packet's PSN may be: ACKs of consecutive messages skip their PSNs. */
+    static final int PSN_WINDOW = 1 << 16;
 
     private GsoSegments() {
     }
@@ -34,10 +37,10 @@ public final class GsoSegments {
         byte[] udp = payload(whole);
         ByteBuffer b = ByteBuffer.wrap(udp);
         int qp = b.getInt(4) & 0xFFFFFF;
-        int nextPsn = (b.getInt(8) + 1) & 0xFFFFFF;
+        int psn = b.getInt(8) & 0xFFFFFF;
         for (int size = BTH + ICRC; size + BTH <= udp.length; size += 4) {
-            if ((b.get(size + 1) & 0x0F) != 0 || (b.getInt(size + 4) & 0xFFFFFF) != qp
-                || (b.getInt(size + 8) & 0xFFFFFF) != nextPsn) {
+            int ahead = ((b.getInt(size + 8) & 0xFFFFFF) - psn) & 0xFFFFFF;
+            if ((b.get(size + 1) & 0x0F) != 0 || (b.getInt(size + 4) & 0xFFFFFF) != qp || ahead > PSN_WINDOW) {
                 continue;
             }
             RoceFrame first = segment(whole, udp, 0, size, 0);

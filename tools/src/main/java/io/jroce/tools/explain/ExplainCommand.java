@@ -51,8 +51,8 @@ public final class ExplainCommand implements Command {
             return ExitStatus.FAILED;
         }
         if (!options.mermaid()) {
-            out.printf("%s: %d frames, %d RoCEv2 packets in %d connections%s%n%n", capture.name(), capture.frames(),
-                capture.packets().size(), connections.size(), skipped(capture));
+            out.printf("%s: %d frames, %d RoCEv2 packets in %d connection%s%s%n%n", capture.name(), capture.frames(),
+                capture.packets().size(), connections.size(), connections.size() == 1 ? "" : "s", skipped(capture));
         }
         LadderPrinter ladder = new LadderPrinter(out, capture.startNs());
         MermaidPrinter mermaid = new MermaidPrinter(out);

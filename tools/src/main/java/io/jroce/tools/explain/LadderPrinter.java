@@ -33,12 +33,17 @@ final class LadderPrinter {
             }
         }
         out.println();
-        List<String> findings = report.findings();
-        if (!findings.isEmpty()) {
-            out.println("analysis:");
-            findings.forEach(f -> out.println("  " + f));
+        List<String> messages = report.messages();
+        if (!messages.isEmpty()) {
+            out.println("messages:");
+            messages.forEach(m -> out.println("  " + m));
             out.println();
         }
+        List<String> findings = report.findings();
+        out.println("findings:" + (findings.isEmpty() ? " none (no gap, retransmission, duplicate, NAK, lost response,"
+            + " bad ICRC or sequence error)" : ""));
+        findings.forEach(f -> out.println("  " + f));
+        out.println();
         summary(report);
     }
 

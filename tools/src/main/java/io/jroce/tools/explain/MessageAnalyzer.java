@@ -111,7 +111,7 @@ final class MessageAnalyzer implements Analyzer {
         if (report.connection().transport() == TransportType.RC) {
             unanswered[from].add(m);
         } else {
-            report.summaryLine(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
                 + " (" + report.connection().transport() + ": no acknowledgement)");
         }
     }
@@ -127,7 +127,7 @@ final class MessageAnalyzer implements Analyzer {
             Message m = waiting.poll();
             long latency = p.timeNs() - m.first.timeNs();
             report.note(p, "answers " + m.describe() + " after " + Durations.format(latency));
-            report.summaryLine(m.first, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
+            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
                 + p.label() + " after " + Durations.format(latency));
         }
     }
@@ -154,11 +154,11 @@ final class MessageAnalyzer implements Analyzer {
     public void end(Report report) {
         for (int from = 0; from < 2; from++) {
             if (open[from] != null) {
-                report.summaryLine(open[from].first, "message " + side(from) + ": begun in frame "
+                report.openEnd(open[from].first, "message " + side(from) + ": begun in frame "
                     + open[from].first.label() + " and never finished in the capture (no LAST)");
             }
             for (Message m : unanswered[from]) {
-                report.summaryLine(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+                report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
                     + "; no response covering it in the capture");
             }
         }

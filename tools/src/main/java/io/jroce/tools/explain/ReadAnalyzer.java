@@ -98,7 +98,7 @@ final class ReadAnalyzer implements Analyzer {
     @Override
     public void end(Report report) {
         for (Map<Integer, Read> reads : byNextPsn) {
-            reads.values().stream().filter(r -> r.packets == 0).forEach(r -> report.summaryLine(r.request,
+            reads.values().stream().filter(r -> r.packets == 0).forEach(r -> report.openEnd(r.request,
                 "frame " + r.request.label() + ": READ request with no response in the capture"));
         }
     }

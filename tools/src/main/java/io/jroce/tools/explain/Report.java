@@ -20,6 +20,7 @@ final class Report {
     private final Connection connection;
     private final Map<Integer, List<String>> notes = new HashMap<>();
     private final List<Finding> findings = new ArrayList<>();
+    private final List<Finding> messages = new ArrayList<>();
     private final SideStats[] stats = {new SideStats(), new SideStats()};
     /** Requests that carry a PSN their sender had sent before, or that came after later ones. */
     private final Set<Integer> repeats = new HashSet<>();
@@ -43,8 +44,13 @@ final class Report {
         findings.add(new Finding(p.ordinal(), "frame " + p.label() + ": " + text));
     }
 
-    /** A line of the findings that belongs to no single ladder line. */
-    void summaryLine(Packet p, String text) {
+    /** A line of the list of messages, ordered by the message's first packet {@code p}. */
+    void message(Packet p, String text) {
+        messages.add(new Finding(p.ordinal(), text));
+    }
+
+    /** A finding that belongs under no single ladder line (something the capture ends without). */
+    void openEnd(Packet p, String text) {
         findings.add(new Finding(p.ordinal(), text));
     }
 
@@ -53,7 +59,15 @@ final class Report {
     }
 
     List<String> findings() {
-        List<Finding> sorted = new ArrayList<>(findings);
+        return sorted(findings);
+    }
+
+    List<String> messages() {
+        return sorted(messages);
+    }
+
+    private static List<String> sorted(List<Finding> list) {
+        List<Finding> sorted = new ArrayList<>(list);
         sorted.sort((x, y) -> Integer.compare(x.ordinal(), y.ordinal())); // stable: same packet keeps its order
         return sorted.stream().map(Finding::text).toList();
     }

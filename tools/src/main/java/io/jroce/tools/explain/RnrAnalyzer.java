@@ -33,7 +33,7 @@ final class RnrAnalyzer implements Analyzer {
     public void end(Report report) {
         for (Packet rnr : pending) {
             if (rnr != null) {
-                report.summaryLine(rnr, "frame " + rnr.label() + ": RNR NAK with no retry in the capture");
+                report.openEnd(rnr, "frame " + rnr.label() + ": RNR NAK with no retry in the capture");
             }
         }
     }
