@@ -36,6 +36,14 @@ final class MessageAnalyzer implements Analyzer {
             return last.psn();
         }
 
+        /** "SEND of frames 1..4 (4096 B)". */
+        String brief() {
+            String frames = packets == 1 ? "frame " + first.label() : "frames " + first.label() + ".." + last.label();
+            long size = operation == Operation.RDMA_READ_REQUEST ? first.ext().reth().dmaLength()
+                : operation == Operation.COMPARE_SWAP || operation == Operation.FETCH_ADD ? 8 : bytes;
+            return operation.name().replace('_', ' ') + " of " + frames + " (" + size + " B)";
+        }
+
         String describe() {
             String what = switch (operation) {
                 case RDMA_READ_REQUEST -> "RDMA READ of " + first.ext().reth().dmaLength() + " B";
@@ -45,8 +53,10 @@ final class MessageAnalyzer implements Analyzer {
             if (packets == 1) {
                 return what + ", PSN " + first.psn() + ", frame " + first.label();
             }
+            int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
             return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
-                + ".." + last.psn() + ", frames " + first.label() + ".." + last.label();
+                + ".." + last.psn() + (missing > 0 ? " (" + missing + " of them first seen only when resent)" : "")
+                + ", frames " + first.label() + ".." + last.label();
         }
     }
 
@@ -65,7 +75,7 @@ final class MessageAnalyzer implements Analyzer {
                 request(p, from, report);
             }
         } else {
-            response(p, unanswered[1 - from], report);
+            response(p, 1 - from, report);
         }
     }
 
@@ -106,7 +116,7 @@ final class MessageAnalyzer implements Analyzer {
         report.stats(from).messages++;
         m.number = ++numbers[from];
         if (m.packets > 1) {
-            report.note(m.last, "message complete: " + m.describe());
+            report.note(m.last, "message: " + m.describe());
         }
         if (report.connection().transport() == TransportType.RC) {
             unanswered[from].add(m);
@@ -121,24 +131,23 @@ final class MessageAnalyzer implements Analyzer {
         report.finding(p, "opcode sequence error: " + text);
     }
 
-    private void response(Packet p, Deque<Message> waiting, Report report) {
-        int from = waiting == unanswered[0] ? 0 : 1;
-        while (!waiting.isEmpty() && covers(p, waiting.peek())) {
+    private void response(Packet p, int from, Report report) {
+        Deque<Message> waiting = unanswered[from];
+        while (!waiting.isEmpty() && covers(p, waiting.peek(), report)) {
             Message m = waiting.poll();
             long latency = p.timeNs() - m.first.timeNs();
-            report.note(p, "answers " + m.describe() + " after " + Durations.format(latency));
+            report.note(p, "answers the " + m.brief() + " after " + Durations.format(latency));
             report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
                 + p.label() + " after " + Durations.format(latency));
         }
     }
 
     /** Whether response {@code p} completes message {@code m} (ACKs and NAKs are cumulative, IBTA Vol. 1 9.7). */
-    private static boolean covers(Packet p, Message m) {
+    private static boolean covers(Packet p, Message m, Report report) {
         boolean read = m.operation == Operation.RDMA_READ_REQUEST;
         boolean atomic = m.operation == Operation.COMPARE_SWAP || m.operation == Operation.FETCH_ADD;
         if (read) {
-            return p.operation() == Operation.RDMA_READ_RESPONSE && p.position().endsMessage()
-                && Psn.diff(p.psn(), m.lastPsn()) >= 0;
+            return report.readAnsweredBy(m.first) == p;
         }
         if (atomic) {
             return p.operation() == Operation.ATOMIC_ACKNOWLEDGE && Psn.diff(p.psn(), m.lastPsn()) >= 0;

@@ -25,6 +25,9 @@ final class Report {
     /** Requests that carry a PSN their sender had sent before, or that came after later ones. */
     private final Set<Integer> repeats = new HashSet<>();
 
+    /** READ requests by ordinal, and the response that completed each. */
+    private final Map<Integer, Packet> readsAnswered = new HashMap<>();
+
     Report(Connection connection) {
         this.connection = connection;
     }
@@ -74,6 +77,16 @@ final class Report {
 
     SideStats stats(int side) {
         return stats[side];
+    }
+
+    /** Records that {@code lastResponse} brought the last response PSN the READ {@code request} lacked. */
+    void readAnswered(Packet request, Packet lastResponse) {
+        readsAnswered.put(request.ordinal(), lastResponse);
+    }
+
+    /** The response that completed READ {@code request}, or null. */
+    Packet readAnsweredBy(Packet request) {
+        return readsAnswered.get(request.ordinal());
     }
 
     void markRepeat(Packet p) {

@@ -7,6 +7,7 @@ import io.jroce.stack.wire.Operation;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.TransportType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +19,16 @@ import java.util.Map;
  * error or an RNR NAK for that PSN, or an implied NAK (a READ response or ACK that skipped an
  * expected READ response, IBTA Vol. 1 9.7); or when the requester fell silent first, as after a
  * timeout. The packets after it up to the newest PSN are the rest of the go-back-N. A repeat with
- * no trigger right after its original is a duplicate (a copy made by the network). PSNs compare
+ * no trigger, byte for byte its original and close behind it, is a duplicate (a copy made on the way). PSNs compare
  * modulo 2^24 ({@link Psn}).
  */
 final class RetransmissionAnalyzer implements Analyzer {
-    /** Silence that makes an untriggered repeat a timeout retransmission rather than a copy. */
-    static final long TIMEOUT_SILENCE_NS = 1_000_000;
+    /**
+     * How soon after the packet it copies a repeat with no trigger may come and still be a
+     * duplicate: a copy made on the way trails its original closely; a requester's ACK timer is
+     * rarely under 4 ms (IBTA timeout 10: 4.096 us * 2^10).
+     */
+    static final long DUPLICATE_WINDOW_NS = 2_000_000;
     /** The smallest path MTU: a READ of L bytes takes at most ceil(L / 256) response PSNs. */
     private static final int MIN_PMTU = 256;
 
@@ -54,6 +59,7 @@ final class RetransmissionAnalyzer implements Analyzer {
         Trigger run;
         int runNext;
         final List<OpenRead> reads = new ArrayList<>();
+        Packet lastRead;
     }
 
     private final Requester[] requesters = {new Requester(), new Requester()};
@@ -78,7 +84,7 @@ final class RetransmissionAnalyzer implements Analyzer {
             advance(r, p);
         } else {
             int ahead = Psn.diff(psn, r.maxPsn);
-            if (ahead > 0) {
+            if (ahead > 0 && !resumesRead(r, p)) {
                 if (ahead > r.span) {
                     int firstMissing = Psn.add(r.maxPsn, r.span);
                     int lastMissing = Psn.add(psn, -1);
@@ -105,7 +111,24 @@ final class RetransmissionAnalyzer implements Analyzer {
         }
         if (p.operation() == Operation.RDMA_READ_REQUEST) {
             r.reads.add(new OpenRead(p.psn()));
+            r.lastRead = p;
         }
+    }
+
+    /**
+     * A READ request for the rest of the newest READ: same R_Key, its address moved on by as many
+     * bytes as its length shrank, its PSN that of the first response the requester still needs.
+     */
+    private static boolean resumesRead(Requester r, Packet p) {
+        Packet read = r.lastRead;
+        if (read == null || p.operation() != Operation.RDMA_READ_REQUEST || p.ext().reth() == null
+            || Psn.diff(p.psn(), read.psn()) <= 0) {
+            return false;
+        }
+        ExtHeaders.Reth first = read.ext().reth();
+        ExtHeaders.Reth rest = p.ext().reth();
+        long moved = rest.virtualAddress() - first.virtualAddress();
+        return rest.rKey() == first.rKey() && moved > 0 && moved == first.dmaLength() - rest.dmaLength();
     }
 
     private void repeat(Packet p, int from, Requester r, Report report) {
@@ -125,14 +148,15 @@ final class RetransmissionAnalyzer implements Analyzer {
             return;
         }
         long silence = p.timeNs() - r.lastNs;
-        if (original != null && silence < TIMEOUT_SILENCE_NS && !fillsGap) {
+        if (original != null && p.timeNs() - original.timeNs() < DUPLICATE_WINDOW_NS && !fillsGap
+            && sameBytes(p, original)) {
             report.stats(from).duplicates++;
             report.finding(p, "duplicate of frame " + original.label() + ": the same PSN again "
                 + Durations.format(p.timeNs() - original.timeNs()) + " later with no NAK or timeout before it "
                 + "(a copy made on the way)");
             return;
         }
-        if (original == null && silence < TIMEOUT_SILENCE_NS) {
+        if (original == null && silence < DUPLICATE_WINDOW_NS) {
             report.finding(p, "out of order: fills the PSN gap, " + Durations.format(silence)
                 + " after the requester's previous packet");
             return;
@@ -140,6 +164,10 @@ final class RetransmissionAnalyzer implements Analyzer {
         start(r, new Trigger("a timeout (no NAK seen; the requester was silent for " + Durations.format(silence)
             + ")", psn), psn);
         retransmission(p, from, report, "retransmission after " + r.run.why(), original);
+    }
+
+    private static boolean sameBytes(Packet p, Packet original) {
+        return p.roce() == null || original.roce() == null || Arrays.equals(p.roce().roce(), original.roce().roce());
     }
 
     private static void start(Requester r, Trigger t, int psn) {
