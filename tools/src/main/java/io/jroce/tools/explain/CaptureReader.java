@@ -6,6 +6,7 @@ import io.jroce.stack.pcap.PcapReader;
 import io.jroce.stack.pcap.RoceFrame;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.stack.wire.RoceV2;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +128,7 @@ final class CaptureReader {
     }
 
     private static String key(byte[] a16) {
-        return java.util.HexFormat.of().formatHex(a16);
+        return HexFormat.of().formatHex(a16);
     }
 
     /** A decoded frame waiting for its sender's port to be known. */
@@ -151,7 +153,7 @@ final class CaptureReader {
             if (own.size() == 1) {
                 return own.iterator().next();
             }
-            return 4791;
+            return RoceV2.UDP_PORT;
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.jroce.tools.explain;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.jroce.stack.transport.IpAddresses;
+import io.jroce.stack.wire.RoceV2;
 import java.util.Arrays;
 
 /**
@@ -9,8 +9,6 @@ import java.util.Arrays;
  * GID holds it) and the UDP port it receives RoCE on.
  */
 record Endpoint(byte[] address16, int port) {
-    private static final int ROCE_PORT = 4791;
-
     @Override
     public boolean equals(Object o) {
         return o instanceof Endpoint e && e.port == port && Arrays.equals(e.address16, address16);
@@ -25,7 +23,7 @@ record Endpoint(byte[] address16, int port) {
     @Override
     public String toString() {
         String a = address();
-        if (port == ROCE_PORT || port < 0) {
+        if (port == RoceV2.UDP_PORT || port < 0) {
             return a;
         }
         return (a.contains(":") ? "[" + a + "]" : a) + ":" + port;
@@ -33,11 +31,6 @@ record Endpoint(byte[] address16, int port) {
 
     /** Just the address (an IPv4-mapped one as a dotted quad). */
     String address() {
-        try {
-            return InetAddress.getByAddress(address16).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e); // 16 bytes are always an address
-        }
+        return IpAddresses.format(address16);
     }
-
 }

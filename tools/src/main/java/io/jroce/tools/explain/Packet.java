@@ -66,9 +66,4 @@ record Packet(int ordinal, int frame, int segment, long timeNs, Endpoint src, En
     AethKind aethKind() {
         return ext.aeth() == null ? null : AethSyndrome.kind(ext.aeth().syndrome());
     }
-
-    /** Bytes on the wire from the BTH to the ICRC inclusive. */
-    int wireLength() {
-        return roce == null ? info.headerLength() + payload + bth.padCount() + 4 : roce.roce().length + 4;
-    }
 }

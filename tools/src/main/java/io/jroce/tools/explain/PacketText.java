@@ -1,6 +1,5 @@
 package io.jroce.tools.explain;
 
-import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.Opcode;
 
 /** The one-line label of a packet on its ladder arrow: opcode, PSN, flags, sizes and the headers that matter. */
@@ -54,10 +53,5 @@ final class PacketText {
             sb.append(' ').append(p.payload()).append(" B");
         }
         return sb.toString();
-    }
-
-    /** The AETH syndrome kind of an acknowledgement, as the summary counts it. */
-    static boolean isNak(Packet p) {
-        return p.hasAeth() && AethSyndrome.kind(p.ext().aeth().syndrome()) == io.jroce.stack.wire.AethKind.NAK;
     }
 }
