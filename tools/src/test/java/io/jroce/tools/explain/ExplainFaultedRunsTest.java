@@ -11,6 +11,7 @@ import io.jroce.testsupport.QpConnector;
 import io.jroce.tools.CommandRunner;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,27 +25,42 @@ class ExplainFaultedRunsTest {
     @TempDir
     Path dir;
 
-    private Ladder explain(FaultedRun run) throws InterruptedException {
-        CommandRunner r = CommandRunner.run("explain", "--port", Integer.toString(run.portA), "--port",
-            Integer.toString(run.portB), run.pcap.toString());
-        assertEquals(0, r.status(), r.transcript());
-        System.out.println(r.out());
-        return new Ladder(r.out());
+    /** What a faulted run does once its devices are open: post work requests, wait for a fault to act. */
+    @FunctionalInterface
+    private interface Script {
+        void run(FaultedRun run) throws Exception;
+    }
+
+    /**
+     * Opens a run with {@code fault} added to its policies (null: none), lets {@code script} post
+     * its work, waits for A's completion, checks the fault acted once, and explains A's capture.
+     */
+    private Ladder explainRun(String name, QpConnector connector, Function<FaultedRun, FaultRule> fault, Script script)
+        throws Exception {
+        try (FaultedRun run = new FaultedRun(dir.resolve(name + ".pcap"))) {
+            FaultRule rule = fault == null ? null : fault.apply(run);
+            run.open(connector);
+            script.run(run);
+            run.completes();
+            if (rule != null) {
+                assertEquals(1, rule.applied(), rule.toString());
+            }
+            run.close();
+            CommandRunner r = CommandRunner.run("explain", "--port", Integer.toString(run.portA), "--port",
+                Integer.toString(run.portB), run.pcap.toString());
+            assertEquals(0, r.status(), r.transcript());
+            System.out.println(r.out()); // the surefire report keeps the ladder of each run
+            return new Ladder(r.out());
+        }
     }
 
     @Test
     void aLostMiddlePacketIsAGapThenASequenceErrorNakThenAGoBackN() throws Exception {
-        Ladder ladder;
-        try (FaultedRun run = new FaultedRun(dir.resolve("lost-middle.pcap"))) {
-            FaultRule lost = run.faultsA.add(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_MIDDLE)).once());
-            run.open(QpConnector.rc().timeout(16));
-            run.postReceive(4096);
-            run.send(4096);
-            run.completes();
-            assertEquals(1, lost.applied());
-            run.close();
-            ladder = explain(run);
-        }
+        Ladder ladder = explainRun("lost-middle", QpConnector.rc().timeout(16),
+            run -> run.faultsA.add(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_MIDDLE)).once()), run -> {
+                run.postReceive(4096);
+                run.send(4096);
+            });
         // 4096 B at MTU 1024 from PSN 0xfffffd: 16777213, 16777214 (dropped), 16777215, 0.
         Ladder.Entry gap = ladder.only("the PSN gap", e -> e.noted("PSN gap"));
         assertTrue(gap.noted("PSN gap: PSN 16777214 never seen before this packet"), gap.toString());
@@ -62,17 +78,11 @@ class ExplainFaultedRunsTest {
      */
     @Test
     void aLostLastPacketIsResentAfterATimeout() throws Exception {
-        Ladder ladder;
-        try (FaultedRun run = new FaultedRun(dir.resolve("lost-last.pcap"))) {
-            FaultRule lost = run.faultsA.add(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_LAST)).once());
-            run.open(QpConnector.rc().timeout(12));
-            run.postReceive(4096);
-            run.send(4096);
-            run.completes();
-            assertEquals(1, lost.applied());
-            run.close();
-            ladder = explain(run);
-        }
+        Ladder ladder = explainRun("lost-last", QpConnector.rc().timeout(12),
+            run -> run.faultsA.add(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_LAST)).once()), run -> {
+                run.postReceive(4096);
+                run.send(4096);
+            });
         List<Ladder.Entry> firsts = ladder.all("the FIRST", e -> e.arrow().contains("RC_SEND_FIRST psn 16777213 "));
         assertTrue(firsts.size() >= 2, ladder.text);
         Ladder.Entry resent = firsts.get(1);
@@ -87,16 +97,11 @@ class ExplainFaultedRunsTest {
 
     @Test
     void anRnrNakIsWaitedOutThenTheRequestIsResent() throws Exception {
-        Ladder ladder;
-        try (FaultedRun run = new FaultedRun(dir.resolve("rnr.pcap"))) {
-            run.open(QpConnector.rc().timeout(16).minRnrTimer(14)); // 1.28 ms
+        Ladder ladder = explainRun("rnr", QpConnector.rc().timeout(16).minRnrTimer(14), null, run -> { // 1.28 ms
             run.send(64);
             run.awaitCounterOfB("send_rnr_err"); // no receive WQE yet: an RNR NAK
             run.postReceive(64);
-            run.completes();
-            run.close();
-            ladder = explain(run);
-        }
+        });
         Ladder.Entry rnr = ladder.all("an RNR NAK", e -> e.arrow().contains("RNR NAK, timer 14 = 1.280 ms")).get(0);
         assertTrue(rnr.noted("receiver not ready: no receive WQE for PSN 16777213"), rnr.toString());
         Ladder.Entry retry = ladder.all("the retry", e -> e.noted("after the RNR NAK of frame " + rnr.frame())).get(0);
@@ -107,17 +112,11 @@ class ExplainFaultedRunsTest {
 
     @Test
     void aDuplicatedPacketIsADuplicate() throws Exception {
-        Ladder ladder;
-        try (FaultedRun run = new FaultedRun(dir.resolve("duplicate.pcap"))) {
-            FaultRule copy = run.faultsA.add(FaultRule.duplicate(PacketMatch.opcode(Opcode.RC_SEND_ONLY)).once());
-            run.open(QpConnector.rc().timeout(16));
-            run.postReceive(64);
-            run.send(64);
-            run.completes();
-            assertEquals(1, copy.applied());
-            run.close();
-            ladder = explain(run);
-        }
+        Ladder ladder = explainRun("duplicate", QpConnector.rc().timeout(16),
+            run -> run.faultsA.add(FaultRule.duplicate(PacketMatch.opcode(Opcode.RC_SEND_ONLY)).once()), run -> {
+                run.postReceive(64);
+                run.send(64);
+            });
         Ladder.Entry first = ladder.all("the SEND", e -> e.arrow().contains("RC_SEND_ONLY psn 16777213 ")).get(0);
         Ladder.Entry dup = ladder.only("the copy", e -> e.noted("duplicate of frame " + first.frame()));
         assertTrue(dup.arrow().contains("RC_SEND_ONLY psn 16777213 "), dup.toString());
@@ -126,17 +125,9 @@ class ExplainFaultedRunsTest {
 
     @Test
     void aLostReadResponseIsFoundAndTheReadResumedOnAnImpliedNak() throws Exception {
-        Ladder ladder;
-        try (FaultedRun run = new FaultedRun(dir.resolve("lost-read-response.pcap"))) {
-            FaultRule lost = run.faultsB.add(
-                FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_RESPONSE)).occurrence(2));
-            run.open(QpConnector.rc().timeout(16));
-            run.read(4096);
-            run.completes();
-            assertEquals(1, lost.applied());
-            run.close();
-            ladder = explain(run);
-        }
+        Ladder ladder = explainRun("lost-read-response", QpConnector.rc().timeout(16),
+            run -> run.faultsB.add(FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_RESPONSE)).occurrence(2)),
+            run -> run.read(4096));
         // Responses 16777213 (FIRST), 16777214 (lost), 16777215 (MIDDLE), 0 (LAST).
         Ladder.Entry read = ladder.only("the READ", e -> e.arrow().contains("RC_RDMA_READ_REQUEST psn 16777213 "));
         Ladder.Entry gap = ladder.all("the lost response", e -> e.noted("lost READ response")).get(0);
