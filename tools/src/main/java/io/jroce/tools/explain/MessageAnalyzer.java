@@ -7,6 +7,8 @@ import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.TransportType;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Reassembles each requester's messages from FIRST..MIDDLE..LAST (or ONLY) packets, reports
@@ -36,6 +38,14 @@ final class MessageAnalyzer implements Analyzer {
             return last.psn();
         }
 
+        void add(Packet p) {
+            packets++;
+            bytes += p.payload();
+            if (p.position() == Position.MIDDLE) {
+                middles++;
+            }
+        }
+
         /** "SEND of frames 1..4 (4096 B)". */
         String brief() {
             String frames = packets == 1 ? "frame " + first.label() : "frames " + first.label() + ".." + last.label();
@@ -55,15 +65,21 @@ final class MessageAnalyzer implements Analyzer {
             }
             int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
             return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
-                + ".." + last.psn() + (missing > 0 ? " (" + missing + " of them first seen only when resent)" : "")
+                + ".." + last.psn() + (missing > 0 ? " (" + missing + " never captured)" : "")
                 + ", frames " + first.label() + ".." + last.label();
         }
     }
+
+    /** A bound on the skipped PSNs remembered: a capture that misses millions says so once per gap anyway. */
+    private static final int MAX_SKIPPED = 1 << 16;
 
     private final Message[] open = new Message[2];
     @SuppressWarnings("unchecked")
     private final Deque<Message>[] unanswered = new Deque[] {new ArrayDeque<Message>(), new ArrayDeque<Message>()};
     private final int[] numbers = new int[2];
+    /** Messages by the PSNs of theirs the capture skipped, per requester: a resent packet there belongs to them. */
+    @SuppressWarnings("unchecked")
+    private final Map<Integer, Message>[] skipped = new Map[] {new HashMap<Integer, Message>(), new HashMap<Integer, Message>()};
 
     @Override
     public void packet(Packet p, int from, Report report) {
@@ -73,6 +89,11 @@ final class MessageAnalyzer implements Analyzer {
         if (p.isRequest()) {
             if (!report.isRepeat(p)) {
                 request(p, from, report);
+            } else if (report.isGapFill(p)) {
+                Message m = skipped[from].remove(p.psn());
+                if (m != null) {
+                    m.add(p);
+                }
             }
         } else {
             response(p, 1 - from, report);
@@ -98,11 +119,12 @@ final class MessageAnalyzer implements Analyzer {
             open[from] = null;
             return;
         }
-        m.packets++;
-        m.bytes += p.payload();
-        if (position == Position.MIDDLE) {
-            m.middles++;
+        if (m.last != null) {
+            for (int psn = Psn.next(m.last.psn()); psn != p.psn() && skipped[from].size() < MAX_SKIPPED; psn = Psn.next(psn)) {
+                skipped[from].put(psn, m);
+            }
         }
+        m.add(p);
         m.last = p;
         if (!position.endsMessage()) {
             open[from] = m;
@@ -116,7 +138,7 @@ final class MessageAnalyzer implements Analyzer {
         report.stats(from).messages++;
         m.number = ++numbers[from];
         if (m.packets > 1) {
-            report.note(m.last, "message: " + m.describe());
+            report.note(m.last, () -> "message: " + m.describe());
         }
         if (report.connection().transport() == TransportType.RC) {
             unanswered[from].add(m);

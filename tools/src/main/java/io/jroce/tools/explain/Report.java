@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What the analysers found in one connection: notes attached to packets (printed under their
@@ -18,12 +19,14 @@ final class Report {
     }
 
     private final Connection connection;
-    private final Map<Integer, List<String>> notes = new HashMap<>();
+    private final Map<Integer, List<Supplier<String>>> notes = new HashMap<>();
     private final List<Finding> findings = new ArrayList<>();
     private final List<Finding> messages = new ArrayList<>();
     private final SideStats[] stats = {new SideStats(), new SideStats()};
     /** Requests that carry a PSN their sender had sent before, or that came after later ones. */
     private final Set<Integer> repeats = new HashSet<>();
+    /** Repeats whose PSN the capture had not seen before: they fill a PSN gap. */
+    private final Set<Integer> gapFills = new HashSet<>();
 
     /** READ requests by ordinal, and the response that completed each. */
     private final Map<Integer, Packet> readsAnswered = new HashMap<>();
@@ -38,6 +41,11 @@ final class Report {
 
     /** Adds a note under {@code p}'s ladder line. */
     void note(Packet p, String text) {
+        note(p, () -> text);
+    }
+
+    /** A note whose text is made when the ladder is printed: what it describes may still grow (a message's resent packets). */
+    void note(Packet p, Supplier<String> text) {
         notes.computeIfAbsent(p.ordinal(), k -> new ArrayList<>()).add(text);
     }
 
@@ -58,7 +66,7 @@ final class Report {
     }
 
     List<String> notes(Packet p) {
-        return notes.getOrDefault(p.ordinal(), List.of());
+        return notes.getOrDefault(p.ordinal(), List.of()).stream().map(Supplier::get).toList();
     }
 
     List<String> findings() {
@@ -95,5 +103,13 @@ final class Report {
 
     boolean isRepeat(Packet p) {
         return repeats.contains(p.ordinal());
+    }
+
+    void markGapFill(Packet p) {
+        gapFills.add(p.ordinal());
+    }
+
+    boolean isGapFill(Packet p) {
+        return gapFills.contains(p.ordinal());
     }
 }

@@ -136,6 +136,9 @@ final class RetransmissionAnalyzer implements Analyzer {
         Packet original = r.sent.get(psn);
         boolean fillsGap = fillGap(r, psn);
         report.markRepeat(p);
+        if (fillsGap) {
+            report.markGapFill(p);
+        }
         if (r.run != null && psn == r.runNext) {
             r.runNext = Psn.next(psn);
             retransmission(p, from, report, "retransmission, go-back-N after " + r.run.why(), original);
