@@ -1,6 +1,7 @@
 package io.jroce.tools.explain;
 
 import java.io.PrintStream;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -33,15 +34,18 @@ final class LadderPrinter {
             }
         }
         out.println();
-        List<String> messages = report.messages();
+        BitSet ordinals = new BitSet();
+        shown.forEach(p -> ordinals.set(p.ordinal()));
+        List<String> messages = report.messages(ordinals::get);
         if (!messages.isEmpty()) {
             out.println("messages:");
             messages.forEach(m -> out.println("  " + m));
             out.println();
         }
-        List<String> findings = report.findings();
-        out.println("findings:" + (findings.isEmpty() ? " none (no gap, retransmission, duplicate, NAK, lost response,"
-            + " bad ICRC or sequence error)" : ""));
+        List<String> findings = report.findings(ordinals::get);
+        String where = shown.size() < c.packets().size() ? " in the frames shown" : "";
+        out.println("findings" + where + ":" + (findings.isEmpty() ? " none (no gap, retransmission, duplicate, NAK, "
+            + "lost response, bad ICRC or sequence error)" : ""));
         findings.forEach(f -> out.println("  " + f));
         out.println();
         summary(report);
@@ -64,6 +68,7 @@ final class LadderPrinter {
         return String.format(Locale.ROOT, "%7s %10s  %s", p.label(), Durations.relative(p.timeNs(), startNs), arrow);
     }
 
+    /** The whole connection's, whatever packets the filters showed. */
     private void summary(Report report) {
         Connection c = report.connection();
         out.println("summary:");

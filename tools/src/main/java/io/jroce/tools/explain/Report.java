@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -69,18 +70,20 @@ final class Report {
         return notes.getOrDefault(p.ordinal(), List.of()).stream().map(Supplier::get).toList();
     }
 
-    List<String> findings() {
-        return sorted(findings);
+    /** The findings tied to the packets {@code shown} accepts (by ordinal), in capture order. */
+    List<String> findings(IntPredicate shown) {
+        return sorted(findings, shown);
     }
 
-    List<String> messages() {
-        return sorted(messages);
+    /** The messages whose first packet {@code shown} accepts, in capture order. */
+    List<String> messages(IntPredicate shown) {
+        return sorted(messages, shown);
     }
 
-    private static List<String> sorted(List<Finding> list) {
+    private static List<String> sorted(List<Finding> list, IntPredicate shown) {
         List<Finding> sorted = new ArrayList<>(list);
         sorted.sort((x, y) -> Integer.compare(x.ordinal(), y.ordinal())); // stable: same packet keeps its order
-        return sorted.stream().map(Finding::text).toList();
+        return sorted.stream().filter(f -> shown.test(f.ordinal())).map(Finding::text).toList();
     }
 
     SideStats stats(int side) {

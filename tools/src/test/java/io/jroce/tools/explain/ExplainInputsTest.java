@@ -244,6 +244,13 @@ class ExplainInputsTest {
         assertTrue(late.entries.keySet().stream().allMatch(f -> both.text.lines().anyMatch(l ->
             l.matches(" *" + f + " +0\\.07\\d{4}  \\|.*"))), late.text);
         refused(run("--qp", "0x99", rping), "no connection with QP 0x000099");
+        String v4 = ExplainRxeCapturesTest.CAPTURES.resolve("rxe-rc_pingpong_v4.pcap").toString();
+        CommandRunner early = run("--packets", "1-10", v4);
+        assertTrue(early.out().contains("\nfindings in the frames shown: none (no gap,"), early.transcript());
+        assertEquals(2, early.out().lines().filter(l -> l.startsWith("  message ")).count(), early.transcript());
+        Ladder around = new Ladder(run("--packets", "700-712", v4).out());
+        assertEquals(List.of("frame 707: duplicate of frame 706: the same PSN again 555.0 us later with no NAK or timeout "
+            + "before it (a copy made on the way)"), around.findings, around.text);
         CommandRunner usage = run("--packets", "9-3", rping);
         assertEquals(ExitStatus.USAGE, usage.status(), usage.transcript());
         assertTrue(usage.err().contains("--packets: 9-3 ends before it starts"), usage.transcript());

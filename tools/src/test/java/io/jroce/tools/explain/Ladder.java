@@ -56,7 +56,7 @@ final class Ladder {
                 entries.put(last.frame(), last);
             } else if (n.matches() && last != null) {
                 last.notes().add(n.group(1));
-            } else if (line.startsWith("findings:")) {
+            } else if (line.startsWith("findings")) {
                 inFindings = true;
             } else if (inFindings && line.startsWith("  ")) {
                 findings.add(line.trim());
