@@ -96,21 +96,15 @@ public final class PcapReader {
     /** One pcapng interface: its link type and timestamp unit. */
     private record Interface(int linkType, int snapLength, boolean binary, int exponent) {
         long toNs(long ticks) {
-            if (binary) {
-                return exponent >= 30 ? ticks >> (exponent - 30) : (long) (ticks * 1e9 / Math.pow(2, exponent));
-            }
-            if (exponent <= 9) {
+            if (!binary && exponent <= 9) {
                 long scale = 1;
                 for (int i = exponent; i < 9; i++) {
                     scale *= 10;
                 }
                 return ticks * scale;
             }
-            long div = 1;
-            for (int i = 9; i < exponent; i++) {
-                div *= 10;
-            }
-            return ticks / div;
+            // Finer than nanoseconds, or a power of two: rounded to the nanosecond.
+            return (long) (ticks / Math.pow(binary ? 2 : 10, exponent) * 1e9);
         }
     }
 

@@ -77,11 +77,11 @@ class ExplainFaultedRunsTest {
     /**
      * A's capture cannot hold what A's policy dropped, so the lost LAST is never seen: the
      * responder, short of it, never ACKs, and A resends the message from its FIRST when its ACK
-     * timer (timeout 12, 16.8 ms) expires.
+     * timer (timeout 14, 67 ms) expires.
      */
     @Test
     void aLostLastPacketIsResentAfterATimeout() throws Exception {
-        Ladder ladder = explainRun("lost-last", QpConnector.rc().timeout(12),
+        Ladder ladder = explainRun("lost-last", QpConnector.rc().timeout(14),
             run -> run.faultsA.add(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_LAST)).once()), run -> {
                 run.postReceive(4096);
                 run.send(4096);

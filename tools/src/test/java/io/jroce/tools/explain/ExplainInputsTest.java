@@ -61,6 +61,40 @@ class ExplainInputsTest {
         refused(run(dir2.toString()), "a-directory");
     }
 
+    /**
+     * Captures damaged at random (bytes changed anywhere, including lengths, opcodes and the
+     * headers of records and blocks; cut anywhere) are explained or refused, never crash: exit
+     * status 0 or 1 and no stack trace. The seed is in the failure message.
+     */
+    @Test
+    void damagedCapturesAreExplainedOrRefusedNeverACrash() throws Exception {
+        for (Path capture : List.of(RC_V6, RPING)) {
+            byte[] pcap = Files.readAllBytes(capture);
+            Path ng = dir.resolve("ng.pcapng");
+            CaptureFiles.pcapng(CaptureFiles.records(capture), ng);
+            for (byte[] original : List.of(pcap, Files.readAllBytes(ng))) {
+                for (long seed = 0; seed < 60; seed++) {
+                    java.util.Random rnd = new java.util.Random(seed);
+                    byte[] damaged = original.clone();
+                    for (int i = 0, n = 1 + rnd.nextInt(8); i < n; i++) {
+                        damaged[rnd.nextInt(damaged.length)] = (byte) rnd.nextInt(256);
+                    }
+                    if (rnd.nextInt(4) == 0) {
+                        damaged = Arrays.copyOf(damaged, rnd.nextInt(damaged.length));
+                    }
+                    Path f = Files.write(dir.resolve("damaged-" + seed), damaged);
+                    for (String[] args : List.of(new String[] {f.toString()}, new String[] {"--packet", "3", f.toString()},
+                        new String[] {"--mermaid", f.toString()})) {
+                        CommandRunner r = run(args);
+                        String where = capture + " seed " + seed + " " + Arrays.toString(args) + "\n" + r.transcript();
+                        assertTrue(r.status() == ExitStatus.OK || r.status() == ExitStatus.FAILED, where);
+                        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), where);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aCaptureWithoutRoceSaysWhatItHolds() throws Exception {
         List<PcapReader.Record> records = CaptureFiles.records(RC_V6);
