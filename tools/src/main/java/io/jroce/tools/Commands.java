@@ -4,6 +4,7 @@ import io.jroce.tools.cmatose.UcmatoseCommand;
 import io.jroce.tools.cmtime.CmtimeCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
+import io.jroce.tools.explain.ExplainCommand;
 import io.jroce.tools.mckey.MckeyCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
 import io.jroce.tools.rdmaep.RdmaClientCommand;
@@ -32,6 +33,7 @@ public final class Commands {
         all.add(new UdaddyCommand());
         all.add(new CmtimeCommand());
         all.add(new MckeyCommand());
+        all.add(new ExplainCommand());
         return List.copyOf(all);
     }
 

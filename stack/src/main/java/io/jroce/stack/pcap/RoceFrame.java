@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One captured frame taken apart as RoCEv2: Ethernet (with at most one VLAN tag), IPv4 or IPv6,
+ * One captured frame taken apart as RoCEv2: Ethernet (with at most one VLAN tag), a Linux cooked
+ * capture or raw IP; IPv4 or IPv6,
  * UDP, then the RoCE packet from its BTH and the ICRC after it. Addresses are kept as 16 bytes
  * (IPv4 mapped into ::ffff:0:0/96, as a RoCEv2 GID holds it), and the IPv4 identification and
  * flags because the ICRC covers them ({@link IcrcCheck}). Not for hot paths: every frame is copied.
@@ -54,26 +55,48 @@ public record RoceFrame(int index, boolean ipv6, byte[] src16, byte[] dst16, int
     }
 
     /**
-     * Takes {@code r} apart; throws an {@link IOException} saying why when it is not an Ethernet frame with a RoCEv2 packet.
+     * Takes {@code r} apart; throws an {@link IOException} saying why when it is not a RoCEv2 packet
+     * in an Ethernet frame (at most one VLAN tag), a Linux cooked capture (SLL, SLL2) or a raw IP
+     * packet.
      *
      * @param r a captured frame
      * @return the frame taken apart
-     * @throws IOException it is not an Ethernet frame with a RoCEv2 packet
+     * @throws IOException it is not a RoCEv2 packet in one of those
      */
     public static RoceFrame parse(PcapReader.Record r) throws IOException {
         String where = "frame " + r.index();
-        if (r.linkType() != PcapReader.LINKTYPE_ETHERNET) {
-            throw new IOException(where + ": link type " + r.linkType() + ", not Ethernet");
-        }
         byte[] d = r.data();
         ByteBuffer b = ByteBuffer.wrap(d);
-        need(d, 14, where);
-        int ip = 14;
-        int etherType = b.getShort(12) & 0xFFFF;
-        if (etherType == ETHERTYPE_VLAN) {
-            need(d, 18, where);
-            etherType = b.getShort(16) & 0xFFFF;
-            ip = 18;
+        int ip;
+        int etherType;
+        switch (r.linkType()) {
+            case PcapReader.LINKTYPE_ETHERNET -> {
+                need(d, 14, where);
+                ip = 14;
+                etherType = b.getShort(12) & 0xFFFF;
+                if (etherType == ETHERTYPE_VLAN) {
+                    need(d, 18, where);
+                    etherType = b.getShort(16) & 0xFFFF;
+                    ip = 18;
+                }
+            }
+            case PcapReader.LINKTYPE_LINUX_SLL -> {
+                need(d, 16, where);
+                ip = 16;
+                etherType = b.getShort(14) & 0xFFFF;
+            }
+            case PcapReader.LINKTYPE_LINUX_SLL2 -> {
+                need(d, 20, where);
+                ip = 20;
+                etherType = b.getShort(0) & 0xFFFF;
+            }
+            case PcapReader.LINKTYPE_RAW, PcapReader.LINKTYPE_IPV4, PcapReader.LINKTYPE_IPV6 -> {
+                need(d, 1, where);
+                ip = 0;
+                etherType = (d[0] & 0xF0) == 0x60 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
+            }
+            default -> throw new IOException(where + ": link type " + r.linkType()
+                + ", neither Ethernet, Linux cooked nor raw IP");
         }
         byte[] src16 = new byte[16];
         byte[] dst16 = new byte[16];
@@ -115,7 +138,7 @@ public record RoceFrame(int index, boolean ipv6, byte[] src16, byte[] dst16, int
         }
         int end = udp + udpLength;
         need(d, end, where);
-        if (d.length > end && d.length > MIN_ETHERNET_FRAME) {
+        if (d.length > end && (d.length > MIN_ETHERNET_FRAME || r.linkType() != PcapReader.LINKTYPE_ETHERNET)) {
             throw new IOException(where + ": " + (d.length - end) + " bytes after the UDP datagram");
         }
         int roceAt = udp + UDP_HEADER;

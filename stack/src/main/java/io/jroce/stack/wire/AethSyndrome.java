@@ -23,7 +23,17 @@ public final class AethSyndrome {
      */
     public static final int NO_CREDIT_COUNT = 0x1F;
 
+    /** RNR NAK timer in units of 10 us by code 0..31 (IBTA Vol. 1 Table 45, section 9.7.5.2.8). */
+    private static final long[] RNR_TIMER_10US = {
+        65536L, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+        256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152};
+
     private AethSyndrome() {
+    }
+
+    /** The delay an RNR NAK's timer code asks for, in nanoseconds (code 0 = 655.36 ms, code 1 = 0.01 ms). */
+    public static long rnrTimerNs(int code) {
+        return RNR_TIMER_10US[code & VALUE_MASK] * 10_000L;
     }
 
     public static AethKind kind(int syndrome) {

@@ -1,0 +1,54 @@
+package io.jroce.tools.explain;
+
+import io.jroce.stack.wire.AethKind;
+import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.NakCode;
+
+/** An AETH syndrome in words (IBTA Vol. 1 9.3, AETH; NAK codes as handled in 9.7.5.2). */
+final class AethText {
+    private AethText() {
+    }
+
+    static String syndrome(int syndrome) {
+        int value = AethSyndrome.value(syndrome);
+        return switch (AethSyndrome.kind(syndrome)) {
+            case ACK -> value == AethSyndrome.NO_CREDIT_COUNT ? "ACK" : "ACK, " + value + " credits";
+            case RNR_NAK -> "RNR NAK, timer " + value + " = " + Durations.format(AethSyndrome.rnrTimerNs(value));
+            case NAK -> nak(value);
+            case RESERVED -> String.format("reserved syndrome 0x%02x", syndrome);
+        };
+    }
+
+    static String nak(int code) {
+        NakCode c = NakCode.fromCode(code);
+        if (c == null) {
+            return "NAK with reserved code " + code;
+        }
+        return switch (c) {
+            case PSN_SEQUENCE_ERROR -> "NAK PSN sequence error";
+            case INVALID_REQUEST -> "NAK invalid request";
+            case REMOTE_ACCESS_ERROR -> "NAK remote access error";
+            case REMOTE_OPERATIONAL_ERROR -> "NAK remote operational error";
+            case INVALID_RD_REQUEST -> "NAK invalid RD request";
+        };
+    }
+
+    /** What a fatal NAK tells the requester, or null for ACKs, RNR NAKs and sequence errors. */
+    static String consequence(int syndrome) {
+        if (AethSyndrome.kind(syndrome) != AethKind.NAK) {
+            return null;
+        }
+        NakCode c = AethSyndrome.nakCode(syndrome);
+        if (c == NakCode.PSN_SEQUENCE_ERROR) {
+            return null;
+        }
+        String why = c == null ? "a reserved NAK code" : switch (c) {
+            case INVALID_REQUEST -> "the responder refused the request (unsupported opcode, bad length, or no "
+                + "resources for a READ/atomic)";
+            case REMOTE_ACCESS_ERROR -> "the R_Key, address or access rights did not allow the access";
+            case REMOTE_OPERATIONAL_ERROR -> "the responder failed to carry the request out";
+            default -> "a Reliable Datagram error";
+        };
+        return why + ": the requester completes the work request in error and its QP goes to the error state";
+    }
+}

@@ -1,0 +1,201 @@
+package io.jroce.tools.explain;
+
+import io.jroce.stack.wire.AethKind;
+import io.jroce.stack.wire.Operation;
+import io.jroce.stack.wire.Position;
+import io.jroce.stack.wire.Psn;
+import io.jroce.stack.wire.TransportType;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reassembles each requester's messages from FIRST..MIDDLE..LAST (or ONLY) packets, reports
+ * opcode-sequence errors (a MIDDLE or LAST without a FIRST, a FIRST before the previous LAST, an
+ * operation that changes inside a message: a responder checks these, IBTA Vol. 1 9.7) and, on RC, the latency
+ * of each message: from its first packet to the response that covers it (an ACK or NAK at or
+ * past its last PSN, its last READ response, its atomic acknowledge). Repeats (retransmissions,
+ * duplicates) are left out: a message counts once.
+ */
+final class MessageAnalyzer implements Analyzer {
+    /** A message being reassembled or waiting for its response. */
+    private static final class Message {
+        final Packet first;
+        final Operation operation;
+        long bytes;
+        int packets;
+        int middles;
+        int number;
+        Packet last;
+
+        Message(Packet first) {
+            this.first = first;
+            this.operation = first.operation();
+        }
+
+        int lastPsn() {
+            return last.psn();
+        }
+
+        void add(Packet p) {
+            packets++;
+            bytes += p.payload();
+            if (p.position() == Position.MIDDLE) {
+                middles++;
+            }
+        }
+
+        /** "SEND of frames 1..4 (4096 B)". */
+        String brief() {
+            String frames = packets == 1 ? "frame " + first.label() : "frames " + first.label() + ".." + last.label();
+            long size = operation == Operation.RDMA_READ_REQUEST ? first.ext().reth().dmaLength()
+                : operation == Operation.COMPARE_SWAP || operation == Operation.FETCH_ADD ? 8 : bytes;
+            return operation.name().replace('_', ' ') + " of " + frames + " (" + size + " B)";
+        }
+
+        String describe() {
+            String what = switch (operation) {
+                case RDMA_READ_REQUEST -> "RDMA READ of " + first.ext().reth().dmaLength() + " B";
+                case COMPARE_SWAP, FETCH_ADD -> operation.name().replace('_', ' ') + " (8 B)";
+                default -> operation.name().replace('_', ' ') + " of " + bytes + " B";
+            };
+            if (packets == 1) {
+                return what + ", PSN " + first.psn() + ", frame " + first.label();
+            }
+            int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
+            return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
+                + ".." + last.psn() + (missing > 0 ? " (" + missing + " never captured)" : "")
+                + ", frames " + first.label() + ".." + last.label();
+        }
+    }
+
+    /** A bound on the skipped PSNs remembered: a capture that misses millions says so once per gap anyway. */
+    private static final int MAX_SKIPPED = 1 << 16;
+
+    private final Message[] open = new Message[2];
+    @SuppressWarnings("unchecked")
+    private final Deque<Message>[] unanswered = new Deque[] {new ArrayDeque<Message>(), new ArrayDeque<Message>()};
+    private final int[] numbers = new int[2];
+    /** Messages by the PSNs of theirs the capture skipped, per requester: a resent packet there belongs to them. */
+    @SuppressWarnings("unchecked")
+    private final Map<Integer, Message>[] skipped = new Map[] {new HashMap<Integer, Message>(), new HashMap<Integer, Message>()};
+
+    @Override
+    public void packet(Packet p, int from, Report report) {
+        if (p.info().transport() == TransportType.CNP) {
+            return;
+        }
+        if (p.isRequest()) {
+            if (!report.isRepeat(p)) {
+                request(p, from, report);
+            } else if (report.isGapFill(p)) {
+                Message m = skipped[from].remove(p.psn());
+                if (m != null) {
+                    m.add(p);
+                }
+            }
+        } else {
+            response(p, 1 - from, report);
+        }
+    }
+
+    private void request(Packet p, int from, Report report) {
+        Position position = p.position();
+        Message m = open[from];
+        if (position.startsMessage()) {
+            if (m != null) {
+                sequenceError(p, from, report, p.info().name() + " while the message begun in frame "
+                    + m.first.label() + " still lacks its LAST");
+                open[from] = null;
+            }
+            m = new Message(p);
+        } else if (m == null) {
+            sequenceError(p, from, report, p.info().name() + " without a FIRST");
+            return;
+        } else if (m.operation != p.operation()) {
+            sequenceError(p, from, report, p.info().name() + " inside the " + m.operation + " message begun in frame "
+                + m.first.label());
+            open[from] = null;
+            return;
+        }
+        if (m.last != null) {
+            for (int psn = Psn.next(m.last.psn()); psn != p.psn() && skipped[from].size() < MAX_SKIPPED; psn = Psn.next(psn)) {
+                skipped[from].put(psn, m);
+            }
+        }
+        m.add(p);
+        m.last = p;
+        if (!position.endsMessage()) {
+            open[from] = m;
+            return;
+        }
+        open[from] = null;
+        complete(m, from, report);
+    }
+
+    private void complete(Message m, int from, Report report) {
+        report.stats(from).messages++;
+        m.number = ++numbers[from];
+        if (m.packets > 1) {
+            report.note(m.last, () -> "message: " + m.describe());
+        }
+        if (report.connection().transport() == TransportType.RC) {
+            unanswered[from].add(m);
+        } else {
+            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+                + " (" + report.connection().transport() + ": no acknowledgement)");
+        }
+    }
+
+    private static void sequenceError(Packet p, int from, Report report, String text) {
+        report.stats(from).sequenceErrors++;
+        report.finding(p, "opcode sequence error: " + text);
+    }
+
+    private void response(Packet p, int from, Report report) {
+        Deque<Message> waiting = unanswered[from];
+        while (!waiting.isEmpty() && covers(p, waiting.peek(), report)) {
+            Message m = waiting.poll();
+            long latency = p.timeNs() - m.first.timeNs();
+            report.note(p, "answers the " + m.brief() + " after " + Durations.format(latency));
+            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
+                + p.label() + " after " + Durations.format(latency));
+        }
+    }
+
+    /** Whether response {@code p} completes message {@code m} (ACKs and NAKs are cumulative, IBTA Vol. 1 9.7). */
+    private static boolean covers(Packet p, Message m, Report report) {
+        boolean read = m.operation == Operation.RDMA_READ_REQUEST;
+        boolean atomic = m.operation == Operation.COMPARE_SWAP || m.operation == Operation.FETCH_ADD;
+        if (read) {
+            return report.readAnsweredBy(m.first) == p;
+        }
+        if (atomic) {
+            return p.operation() == Operation.ATOMIC_ACKNOWLEDGE && Psn.diff(p.psn(), m.lastPsn()) >= 0;
+        }
+        if (p.aethKind() == AethKind.ACK || p.operation() == Operation.RDMA_READ_RESPONSE) {
+            return Psn.diff(p.psn(), m.lastPsn()) >= 0;
+        }
+        // A NAK or RNR NAK acknowledges every PSN before the one it names.
+        return p.hasAeth() && Psn.diff(p.psn(), m.lastPsn()) > 0;
+    }
+
+    @Override
+    public void end(Report report) {
+        for (int from = 0; from < 2; from++) {
+            if (open[from] != null) {
+                report.openEnd(open[from].first, "message " + side(from) + ": begun in frame "
+                    + open[from].first.label() + " and never finished in the capture (no LAST)");
+            }
+            for (Message m : unanswered[from]) {
+                report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+                    + "; no response covering it in the capture");
+            }
+        }
+    }
+
+    private static String side(int from) {
+        return from == 0 ? "A->B" : "B->A";
+    }
+}

@@ -1,0 +1,236 @@
+package io.jroce.tools.explain;
+
+import io.jroce.stack.wire.AethKind;
+import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.NakCode;
+import io.jroce.stack.wire.Operation;
+import io.jroce.stack.wire.Psn;
+import io.jroce.stack.wire.TransportType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds, per requester, PSN gaps (PSNs the capture never saw), retransmissions with what
+ * triggered each, and duplicates. A request whose PSN is not ahead of every PSN its sender sent
+ * before is a repeat. It is a retransmission when something asked for it: a NAK PSN sequence
+ * error or an RNR NAK for that PSN, or an implied NAK (a READ response or ACK that skipped an
+ * expected READ response, IBTA Vol. 1 9.7); or when the requester fell silent first, as after a
+ * timeout. The packets after it up to the newest PSN are the rest of the go-back-N. A repeat with
+ * no trigger, byte for byte its original and close behind it, is a duplicate (a copy made on the way). PSNs compare
+ * modulo 2^24 ({@link Psn}).
+ */
+final class RetransmissionAnalyzer implements Analyzer {
+    /**
+     * How soon after the packet it copies a repeat with no trigger may come and still be a
+     * duplicate: a copy made on the way trails its original closely; a requester's ACK timer is
+     * rarely under 4 ms (IBTA timeout 10: 4.096 us * 2^10).
+     */
+    static final long DUPLICATE_WINDOW_NS = 2_000_000;
+    /** The smallest path MTU: a READ of L bytes takes at most ceil(L / 256) response PSNs. */
+    private static final int MIN_PMTU = 256;
+
+    /** What asked for a retransmission, starting at PSN {@code psn}. */
+    private record Trigger(String why, int psn) {
+    }
+
+    /** A READ request whose responses have not all been seen. */
+    private static final class OpenRead {
+        final int psn;
+        int nextResponse;
+
+        OpenRead(int psn) {
+            this.psn = psn;
+            this.nextResponse = psn;
+        }
+    }
+
+    /** One requester's sending state. */
+    private static final class Requester {
+        boolean started;
+        int maxPsn;
+        int span = 1;
+        long lastNs;
+        final Map<Integer, Packet> sent = new HashMap<>();
+        final List<int[]> gaps = new ArrayList<>();
+        Trigger pending;
+        Trigger run;
+        int runNext;
+        final List<OpenRead> reads = new ArrayList<>();
+        Packet lastRead;
+    }
+
+    private final Requester[] requesters = {new Requester(), new Requester()};
+
+    @Override
+    public void packet(Packet p, int from, Report report) {
+        if (p.info().transport() == TransportType.CNP) {
+            return;
+        }
+        if (p.isRequest()) {
+            request(p, from, report);
+        } else {
+            response(p, requesters[1 - from]);
+        }
+    }
+
+    private void request(Packet p, int from, Report report) {
+        Requester r = requesters[from];
+        int psn = p.psn();
+        if (!r.started) {
+            r.started = true;
+            advance(r, p);
+        } else {
+            int ahead = Psn.diff(psn, r.maxPsn);
+            if (ahead > 0 && !resumesRead(r, p)) {
+                if (ahead > r.span) {
+                    int firstMissing = Psn.add(r.maxPsn, r.span);
+                    int lastMissing = Psn.add(psn, -1);
+                    r.gaps.add(new int[] {firstMissing, lastMissing});
+                    report.stats(from).gaps++;
+                    report.finding(p, "PSN gap: " + range(firstMissing, lastMissing)
+                        + " never seen before this packet (lost before the capture point)");
+                }
+                r.run = null;
+                advance(r, p);
+            } else {
+                repeat(p, from, r, report);
+            }
+        }
+        r.sent.put(psn, p);
+        r.lastNs = p.timeNs();
+    }
+
+    private static void advance(Requester r, Packet p) {
+        r.maxPsn = p.psn();
+        r.span = 1;
+        if (p.operation() == Operation.RDMA_READ_REQUEST && p.ext().reth() != null) {
+            r.span = (int) Math.max(1, (p.ext().reth().dmaLength() + MIN_PMTU - 1) / MIN_PMTU);
+        }
+        if (p.operation() == Operation.RDMA_READ_REQUEST) {
+            r.reads.add(new OpenRead(p.psn()));
+            r.lastRead = p;
+        }
+    }
+
+    /**
+     * A READ request for the rest of the newest READ: same R_Key, its address moved on by as many
+     * bytes as its length shrank, its PSN that of the first response the requester still needs.
+     */
+    private static boolean resumesRead(Requester r, Packet p) {
+        Packet read = r.lastRead;
+        if (read == null || p.operation() != Operation.RDMA_READ_REQUEST || p.ext().reth() == null
+            || Psn.diff(p.psn(), read.psn()) <= 0) {
+            return false;
+        }
+        ExtHeaders.Reth first = read.ext().reth();
+        ExtHeaders.Reth rest = p.ext().reth();
+        long moved = rest.virtualAddress() - first.virtualAddress();
+        return rest.rKey() == first.rKey() && moved > 0 && moved == first.dmaLength() - rest.dmaLength();
+    }
+
+    private void repeat(Packet p, int from, Requester r, Report report) {
+        int psn = p.psn();
+        Packet original = r.sent.get(psn);
+        boolean fillsGap = fillGap(r, psn);
+        report.markRepeat(p);
+        if (fillsGap) {
+            report.markGapFill(p);
+        }
+        if (r.run != null && psn == r.runNext) {
+            r.runNext = Psn.next(psn);
+            retransmission(p, from, report, "retransmission, go-back-N after " + r.run.why(), original);
+            return;
+        }
+        if (r.pending != null && Psn.diff(psn, r.pending.psn()) >= 0) {
+            start(r, r.pending, psn);
+            r.pending = null;
+            retransmission(p, from, report, "retransmission triggered by " + r.run.why(), original);
+            return;
+        }
+        long silence = p.timeNs() - r.lastNs;
+        if (original != null && p.timeNs() - original.timeNs() < DUPLICATE_WINDOW_NS && !fillsGap
+            && sameBytes(p, original)) {
+            report.stats(from).duplicates++;
+            report.finding(p, "duplicate of frame " + original.label() + ": the same PSN again "
+                + Durations.format(p.timeNs() - original.timeNs()) + " later with no NAK or timeout before it "
+                + "(a copy made on the way)");
+            return;
+        }
+        if (original == null && silence < DUPLICATE_WINDOW_NS) {
+            report.finding(p, "out of order: fills the PSN gap, " + Durations.format(silence)
+                + " after the requester's previous packet");
+            return;
+        }
+        start(r, new Trigger("a timeout (no NAK seen; the requester was silent for " + Durations.format(silence)
+            + ")", psn), psn);
+        retransmission(p, from, report, "retransmission after " + r.run.why(), original);
+    }
+
+    private static boolean sameBytes(Packet p, Packet original) {
+        return p.roce() == null || original.roce() == null || Arrays.equals(p.roce().roce(), original.roce().roce());
+    }
+
+    private static void start(Requester r, Trigger t, int psn) {
+        r.run = t;
+        r.runNext = Psn.next(psn);
+    }
+
+    private static void retransmission(Packet p, int from, Report report, String text, Packet original) {
+        report.stats(from).retransmissions++;
+        report.finding(p, text + (original != null ? "; first sent in frame " + original.label()
+            : "; its first transmission was never captured"));
+    }
+
+    private static boolean fillGap(Requester r, int psn) {
+        for (int[] g : r.gaps) {
+            if (Psn.diff(psn, g[0]) >= 0 && Psn.diff(g[1], psn) >= 0) {
+                r.gaps.remove(g);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void response(Packet p, Requester r) {
+        if (p.hasAeth()) {
+            int syndrome = p.ext().aeth().syndrome();
+            AethKind kind = AethSyndrome.kind(syndrome);
+            if (kind == AethKind.NAK && AethSyndrome.nakCode(syndrome) == NakCode.PSN_SEQUENCE_ERROR) {
+                r.pending = new Trigger("the NAK PSN sequence error of frame " + p.label(), p.psn());
+                return;
+            }
+            if (kind == AethKind.RNR_NAK) {
+                r.pending = new Trigger("the RNR NAK of frame " + p.label(), p.psn());
+                return;
+            }
+        }
+        impliedNak(p, r);
+    }
+
+    /** A response beyond what the oldest open READ still owes implies its missing responses were lost. */
+    private static void impliedNak(Packet p, Requester r) {
+        if (r.reads.isEmpty()) {
+            return;
+        }
+        OpenRead read = r.reads.get(0);
+        boolean readResponse = p.operation() == Operation.RDMA_READ_RESPONSE;
+        if (readResponse && p.psn() == read.nextResponse) {
+            read.nextResponse = Psn.next(p.psn());
+            if (p.position().endsMessage()) {
+                r.reads.remove(0);
+            }
+            return;
+        }
+        if (Psn.diff(p.psn(), read.nextResponse) > 0) {
+            r.pending = new Trigger("an implied NAK: frame " + p.label() + " answered PSN " + p.psn()
+                + " while the READ of PSN " + read.psn + " still owed PSN " + read.nextResponse, read.nextResponse);
+        }
+    }
+
+    private static String range(int first, int last) {
+        return first == last ? "PSN " + first : "PSNs " + first + ".." + last;
+    }
+}

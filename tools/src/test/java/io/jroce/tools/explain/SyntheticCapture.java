@@ -1,0 +1,68 @@
+package io.jroce.tools.explain;
+
+import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.pcap.PcapWriter;
+import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.RocePacket;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A capture written packet by packet with the stack's {@link PcapWriter}, for what no run makes
+ * on purpose: PSNs across the 24-bit wrap, a MIDDLE without its FIRST, a bad ICRC, every NAK code.
+ * A is 10.0.0.1 with QP 0x11, B is 10.0.0.2 with QP 0x12; A requests, B responds.
+ */
+final class SyntheticCapture implements AutoCloseable {
+    static final int A = 0x0A000001;
+    static final int B = 0x0A000002;
+    static final int QP_A = 0x11;
+    static final int QP_B = 0x12;
+
+    private final PcapWriter writer;
+    private final RocePacket packet = new RocePacket();
+    private final IcrcCalculator icrc = new IcrcCalculator();
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8192]);
+
+    SyntheticCapture(Path file) throws IOException {
+        writer = PcapWriter.create(file);
+    }
+
+    /** A request of A's: {@code opcode} with {@code payload} bytes. */
+    SyntheticCapture request(int opcode, int psn, int payload, boolean ackReq) {
+        int length = packet.build(buffer, 0, opcode, payload);
+        packet.bth().destQp(QP_B).psn(psn).ackRequest(ackReq).partitionKey(0xFFFF);
+        return write(A, B, length, false);
+    }
+
+    /** B's acknowledgement of {@code psn} with {@code syndrome}. */
+    SyntheticCapture ack(int psn, int msn, int syndrome) {
+        int length = packet.build(buffer, 0, Opcode.RC_ACKNOWLEDGE, 0);
+        packet.bth().destQp(QP_A).psn(psn).partitionKey(0xFFFF);
+        packet.aeth().syndrome(syndrome).msn(msn);
+        return write(B, A, length, false);
+    }
+
+    SyntheticCapture ack(int psn, int msn) {
+        return ack(psn, msn, AethSyndrome.NO_CREDIT_COUNT);
+    }
+
+    /** A request whose ICRC is one off what its bytes call for. */
+    SyntheticCapture corruptRequest(int opcode, int psn, int payload) {
+        int length = packet.build(buffer, 0, opcode, payload);
+        packet.bth().destQp(QP_B).psn(psn).partitionKey(0xFFFF);
+        return write(A, B, length, true);
+    }
+
+    private SyntheticCapture write(int src, int dst, int length, boolean badIcrc) {
+        int crc = icrc.computeIpv4(src, dst, 0, IcrcCalculator.IPV4_FLAGS_DF, 49152, 4791, buffer, 0, length);
+        writer.ipv4(src, dst, 0, IcrcCalculator.IPV4_FLAGS_DF, 49152, 4791, buffer, 0, length, badIcrc ? crc + 1 : crc);
+        return this;
+    }
+
+    @Override
+    public void close() throws IOException {
+        writer.close();
+    }
+}
