@@ -34,7 +34,7 @@ class ProtocolEventsTest {
         rig.postSend(1, 3 * EngineRig.MTU);
         rig.t.requester.doWork(0);
         rig.nak(101, NakCode.PSN_SEQUENCE_ERROR, 10);
-        assertEquals(List.of("qp 0x11 received NAK sequence error psn 0x65",
+        assertEquals(List.of("qp 0x11 received NAK PSN sequence error psn 0x65",
             "qp 0x11 retransmits from psn 0x65 after NAK sequence error, 6 left"), rig.events.lines);
     }
 
@@ -56,7 +56,7 @@ class ProtocolEventsTest {
         rig.postSend(3, 10);
         rig.t.requester.doWork(0);
         rig.acknowledge(100, AethSyndrome.rnrNak(1), 1_000); // timer code 1: 10 us
-        assertEquals(List.of("qp 0x11 received RNR NAK (timer code 1) psn 0x64", "qp 0x11 waits 10000 ns for psn 0x64",
+        assertEquals(List.of("qp 0x11 received RNR NAK, timer 1 psn 0x64", "qp 0x11 waits 10000 ns for psn 0x64",
             "qp 0x11 retransmits from psn 0x64 after RNR NAK, -1 left"), rig.events.lines);
     }
 
@@ -67,7 +67,7 @@ class ProtocolEventsTest {
         rig.postRecv(1, new EngineRig.TestRegion(rig.keys, rig.pd, 4096), 4096);
         rig.request(Opcode.RC_SEND_ONLY, 5, new byte[8], 0); // the responder expects PSN 0
         rig.request(Opcode.RC_SEND_ONLY, 6, new byte[8], 0);
-        assertEquals(List.of("qp 0x11 sent NAK sequence error psn 0x0"), rig.events.lines);
+        assertEquals(List.of("qp 0x11 sent NAK PSN sequence error psn 0x0"), rig.events.lines);
     }
 
     @Test

@@ -63,19 +63,24 @@ public final class AethSyndrome {
     }
 
     /**
-     * The syndrome in words, as a person reads an ACK: "ACK (credits 31)", "RNR NAK (timer code 14)",
-     * "NAK sequence error", "NAK invalid request", "NAK remote access error", "NAK remote operational
-     * error", "NAK invalid RD request", "NAK reserved code 9", "reserved kind" (IBTA 9.7.5.2).
+     * The syndrome in words, as a person reads an ACK: "ACK" (no credit count, as rxe sends it) or
+     * "ACK, 5 credits", "RNR NAK, timer 14", "NAK PSN sequence error", "NAK invalid request", "NAK
+     * remote access error", "NAK remote operational error", "NAK invalid RD request", "NAK with
+     * reserved code 9", "reserved syndrome 0x40" (IBTA 9.7.5.2).
+     *
+     * @param syndrome the AETH's syndrome byte
+     * @return it in words
      */
     public static String describe(int syndrome) {
+        int value = value(syndrome);
         return switch (kind(syndrome)) {
-            case ACK -> "ACK (credits " + value(syndrome) + ")";
-            case RNR_NAK -> "RNR NAK (timer code " + value(syndrome) + ")";
+            case ACK -> value == NO_CREDIT_COUNT ? "ACK" : "ACK, " + value + " credits";
+            case RNR_NAK -> "RNR NAK, timer " + value;
             case NAK -> {
-                NakCode code = nakCode(syndrome);
-                yield code == null ? "NAK reserved code " + value(syndrome) : "NAK " + code.words();
+                NakCode code = NakCode.fromCode(value);
+                yield code == null ? "NAK with reserved code " + value : "NAK " + code.words();
             }
-            default -> "reserved kind";
+            case RESERVED -> String.format("reserved syndrome 0x%02x", syndrome);
         };
     }
 }

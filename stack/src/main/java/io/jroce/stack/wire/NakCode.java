@@ -2,7 +2,7 @@ package io.jroce.stack.wire;
 
 /** The NAK codes of an AETH whose kind is {@link AethKind#NAK} (IBTA Vol. 1 9.3, AETH syndrome). */
 public enum NakCode {
-    PSN_SEQUENCE_ERROR(0, "sequence error"),
+    PSN_SEQUENCE_ERROR(0, "PSN sequence error"),
     INVALID_REQUEST(1, "invalid request"),
     REMOTE_ACCESS_ERROR(2, "remote access error"),
     REMOTE_OPERATIONAL_ERROR(3, "remote operational error"),
@@ -19,7 +19,7 @@ public enum NakCode {
         this.words = words;
     }
 
-    /** The code in words, as the spec names it: "sequence error", "remote access error". */
+    /** The code in words, as the spec names it: "PSN sequence error", "remote access error". */
     public String words() {
         return words;
     }

@@ -9,28 +9,11 @@ final class AethText {
     private AethText() {
     }
 
+    /** The syndrome in the stack's words, an RNR NAK's timer with the delay it names. */
     static String syndrome(int syndrome) {
-        int value = AethSyndrome.value(syndrome);
-        return switch (AethSyndrome.kind(syndrome)) {
-            case ACK -> value == AethSyndrome.NO_CREDIT_COUNT ? "ACK" : "ACK, " + value + " credits";
-            case RNR_NAK -> "RNR NAK, timer " + value + " = " + Durations.format(AethSyndrome.rnrTimerNs(value));
-            case NAK -> nak(value);
-            case RESERVED -> String.format("reserved syndrome 0x%02x", syndrome);
-        };
-    }
-
-    static String nak(int code) {
-        NakCode c = NakCode.fromCode(code);
-        if (c == null) {
-            return "NAK with reserved code " + code;
-        }
-        return switch (c) {
-            case PSN_SEQUENCE_ERROR -> "NAK PSN sequence error";
-            case INVALID_REQUEST -> "NAK invalid request";
-            case REMOTE_ACCESS_ERROR -> "NAK remote access error";
-            case REMOTE_OPERATIONAL_ERROR -> "NAK remote operational error";
-            case INVALID_RD_REQUEST -> "NAK invalid RD request";
-        };
+        String words = AethSyndrome.describe(syndrome);
+        return AethSyndrome.kind(syndrome) == AethKind.RNR_NAK
+            ? words + " = " + Durations.format(AethSyndrome.rnrTimerNs(AethSyndrome.value(syndrome))) : words;
     }
 
     /** What a fatal NAK tells the requester, or null for ACKs, RNR NAKs and sequence errors. */
