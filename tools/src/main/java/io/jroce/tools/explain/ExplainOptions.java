@@ -29,7 +29,7 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
                       String packet, boolean mermaid) {
     static final String USAGE = """
         usage: jroce explain [--qp N] [--from S] [--to S] [--packets A-B] [--packet N] [--mermaid]
-                             [--port N] FILE
+                             [--udp-port N] FILE
 
         Explains a RoCEv2 capture (pcap or pcapng: jroce's --pcap, tcpdump's, tshark's, GSO
         super-datagrams included): a ladder diagram per connection, one arrow per packet with its
@@ -47,7 +47,8 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
           --packet N      explain frame N field by field, with the IBTA section of each header
                           (N.K: the K-th packet of a GSO super-datagram)
           --mermaid       print a Mermaid sequenceDiagram per connection instead of the ladder
-          --port N        also read UDP port N as RoCEv2 (repeatable; 4791 always is)
+          --udp-port N    also read UDP port N as RoCEv2 (repeatable; 4791 always is); --port N
+                          is the same
         """;
 
     static ExplainOptions parse(List<String> args) throws UsageException {
@@ -65,6 +66,7 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
             value(OptionSpec.NO_SHORT, "packets", (o, v) -> frames(o, v, frames)),
             value(OptionSpec.NO_SHORT, "packet", (o, v) -> packet[0] = frame(o, v)),
             flag(OptionSpec.NO_SHORT, "mermaid", () -> mermaid[0] = true),
+            value(OptionSpec.NO_SHORT, "udp-port", (o, v) -> ports.add(Getopt.integer(o, v, 1, 65535))),
             value(OptionSpec.NO_SHORT, "port", (o, v) -> ports.add(Getopt.integer(o, v, 1, 65535))));
         new Getopt(table, (o, operand) -> {
             if (file[0] != null) {

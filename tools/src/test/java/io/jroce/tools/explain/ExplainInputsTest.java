@@ -145,7 +145,7 @@ class ExplainInputsTest {
         try (InputStream in = getClass().getResourceAsStream("jroce-write_bw-gso.pcapng")) {
             Files.copy(in, gso);
         }
-        CommandRunner r = run("--port", "24791", gso.toString());
+        CommandRunner r = run("--udp-port", "24791", gso.toString());
         assertEquals(0, r.status(), r.transcript());
         Ladder ladder = new Ladder(r.out());
         assertTrue(r.out().startsWith(gso + ": 12 frames, 45 RoCEv2 packets in 1 connection\n"), r.transcript());
@@ -296,7 +296,7 @@ class ExplainInputsTest {
     void helpDescribesEveryOption() throws Exception {
         CommandRunner r = CommandRunner.run("explain", "--help");
         assertEquals(0, r.status());
-        for (String option : List.of("--qp N", "--from S", "--to S", "--packets A-B", "--packet N", "--mermaid", "--port N")) {
+        for (String option : List.of("--qp N", "--from S", "--to S", "--packets A-B", "--packet N", "--mermaid", "--udp-port N")) {
             assertTrue(r.out().contains("  " + option), r.out());
         }
         assertTrue(CommandRunner.run("help").out().contains("  explain      explain a RoCEv2 capture"));
