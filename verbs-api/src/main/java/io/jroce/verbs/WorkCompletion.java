@@ -6,8 +6,9 @@ package io.jroce.verbs;
  */
 public final class WorkCompletion {
     private long wrId;
-    private WcStatus status = WcStatus.SUCCESS;
-    private WcOpcode opcode = WcOpcode.SEND;
+    /** Null until a poll fills it: an instance no poll has filled must not read as a success. */
+    private WcStatus status;
+    private WcOpcode opcode;
     private int byteLen;
     private int immData;
     private boolean withImm;
@@ -18,7 +19,11 @@ public final class WorkCompletion {
     private boolean withInv;
     private int invalidatedRkey;
 
-    /** An empty completion for {@link CompletionQueue#poll} to fill. */
+    /**
+     * An empty completion for {@link CompletionQueue#poll} to fill: until a poll returns it filled, its
+     * {@link #status} and {@link #opcode} are null, so that a caller that ignores what the poll
+     * returned cannot take it for a success.
+     */
     public WorkCompletion() {
     }
 
@@ -172,7 +177,7 @@ public final class WorkCompletion {
     /**
      * Whether the work request succeeded, and if not why.
      *
-     * @return the status
+     * @return the status, or null if no poll has filled this completion yet
      */
     public WcStatus status() {
         return status;
@@ -181,7 +186,7 @@ public final class WorkCompletion {
     /**
      * The operation that completed; as in libibverbs it is meaningful only when the status is SUCCESS.
      *
-     * @return the opcode
+     * @return the opcode, or null if no poll has filled this completion yet
      */
     public WcOpcode opcode() {
         return opcode;
@@ -270,8 +275,12 @@ public final class WorkCompletion {
 
     @Override
     public String toString() {
+        if (status == null) {
+            return "wc{empty: no poll has filled it}";
+        }
         return "wc{wr_id=" + wrId + ", status=" + status + ", opcode=" + opcode + ", byte_len="
             + Integer.toUnsignedString(byteLen) + (withImm ? ", imm=0x" + Integer.toHexString(immData) : "")
-            + ", qp_num=0x" + Integer.toHexString(qpNum) + (vendorErr != 0 ? ", vendor_err=" + vendorErr : "") + "}";
+            + ", qp_num=0x" + Integer.toHexString(qpNum) + (srcQp != 0 ? ", src_qp=0x" + Integer.toHexString(srcQp) : "")
+            + (vendorErr != 0 ? ", vendor_err=" + vendorErr : "") + "}";
     }
 }
