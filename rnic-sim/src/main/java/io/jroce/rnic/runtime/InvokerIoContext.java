@@ -265,6 +265,9 @@ public final class InvokerIoContext implements IoContext {
             }
             closed = true;
             runTasks(); // what was queued before the close still runs (e.g. the device's last events)
+            // What the device sent and a poll left queued (an ACK it defers to the thread's next
+            // call) leaves before the sockets close, as a NIC sends what it was handed.
+            transport.flush();
             transport.close();
         } finally {
             owner.unlock();

@@ -38,7 +38,7 @@ final class JroceCommand {
      */
     static Result runWhileRefused(ExecutorService pool, Duration guard, String... args) throws Exception {
         Result r = null;
-        for (int attempt = 1; attempt <= 30; attempt++) {
+        for (StartupGuard startup = StartupGuard.start(); startup.waiting(); ) {
             r = start(pool, args).await(guard);
             if (r.status() == 0 || !r.transcript().contains("Couldn't connect to")) {
                 break;
@@ -51,7 +51,7 @@ final class JroceCommand {
     /**
      * Starts a server command line again while it cannot open its device: the host's IPv6 address
      * on a new bridge is tentative (duplicate address detection) for a second or two and cannot be
-     * bound. Each run is given a second to fail. A guard, not a pace.
+     * bound. Each run is given a second to fail, within the {@link StartupGuard}: a guard, not a pace.
      */
     static JroceCommand startWhileAddressTentative(ExecutorService pool, String... args) throws Exception {
         for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
