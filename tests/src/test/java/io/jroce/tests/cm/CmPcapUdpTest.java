@@ -1,14 +1,12 @@
 package io.jroce.tests.cm;
 
+import static io.jroce.tests.cm.CmUdpPair.expect;
+import static io.jroce.tests.cm.CmUdpPair.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +20,6 @@ import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
-import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaEventChannel;
@@ -35,21 +32,6 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  */
 class CmPcapUdpTest {
     private static final int SERVICE_PORT = 7174;
-    private static final long WAIT_S = 30;
-
-    private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
-    }
 
     private static RdmaCmId resolved(RdmaEventChannel ch, int servicePort, ProtectionDomain pd, CompletionQueue cq)
         throws InterruptedException {

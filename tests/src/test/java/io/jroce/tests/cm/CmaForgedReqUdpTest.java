@@ -1,5 +1,6 @@
 package io.jroce.tests.cm;
 
+import static io.jroce.tests.cm.CmUdpPair.freePort;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -78,14 +77,6 @@ class CmaForgedReqUdpTest {
         channel.close();
         serverDev.close();
         attacker.close();
-    }
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** A REQ as a kernel's CMA sends it (RC, MTU 1024, the RDMA CM header), then {@code edit}ed; sent from QP1. */

@@ -1,11 +1,10 @@
 package io.jroce.tests.cm;
 
+import static io.jroce.tests.cm.CmUdpPair.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -67,14 +66,6 @@ class CmaForgedSidrUdpTest {
     void close() {
         dev.close();
         forger.close();
-    }
-
-    private static int freePort() {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private void send(UnsafeBuffer mad) {

@@ -1,19 +1,17 @@
 package io.jroce.tests.cm;
 
+import static io.jroce.tests.cm.CmUdpPair.expect;
+import static io.jroce.tests.cm.CmUdpPair.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -35,7 +33,6 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ResourceClosedException;
 import io.jroce.verbs.cm.ConnParam;
 import io.jroce.verbs.cm.PortSpace;
-import io.jroce.verbs.cm.RdmaCmEvent;
 import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaCmOption;
@@ -51,26 +48,11 @@ import io.jroce.verbs.cm.RdmaEventChannel;
  */
 class RdmaCmSetOptionUdpTest {
     private static final int SERVICE_PORT = 7471;
-    private static final long WAIT_S = 30;
     private static final int TOS = 0xB8; // DSCP 46 (EF)
     private static final int CLIENT_ACK_TIMEOUT = 14;
     /** cm_ack_timeout(ca_ack_delay 15, packet life 13): 14 < 15, so 15 + (14 >= 14). */
     private static final int REQ_LOCAL_ACK_TIMEOUT = 16;
     private static final int SERVER_ACK_TIMEOUT = 17;
-
-    private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static RdmaCmEvent expect(RdmaEventChannel ch, RdmaCmEventType type) throws InterruptedException {
-        RdmaCmEvent e = ch.get(WAIT_S, TimeUnit.SECONDS);
-        assertNotNull(e, "no event within " + WAIT_S + " s, expected " + type);
-        e.ack();
-        assertEquals(type, e.type(), e.toString());
-        return e;
-    }
 
     private static QpInitAttributes rc(CompletionQueue cq) {
         return new QpInitAttributes().type(QpType.RC).cq(cq).maxSendWr(4).maxRecvWr(4).maxSendSge(1).maxRecvSge(1);
