@@ -37,22 +37,18 @@ public final class EventLoopIoContext implements IoContext {
             if (loop.inEventLoop()) {
                 return task.call();
             }
-            return loop.submit(task).get();
+            return submit(task).get();
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new VerbsException("I/O thread task failed: " + cause, cause);
+            throw failed(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new VerbsException("interrupted while waiting for the I/O thread", e);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new TransportException("the device's I/O thread has stopped", e);
+            throw new TransportException("the device's I/O thread has stopped", e); // a task run here met it too
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new VerbsException("I/O thread task failed: " + e, e);
+            throw failed(e);
         }
     }
 
@@ -69,18 +65,25 @@ public final class EventLoopIoContext implements IoContext {
         if (loop.inEventLoop()) {
             return call(task);
         }
-        io.netty.util.concurrent.Future<T> f = loop.submit(task).awaitUninterruptibly();
+        io.netty.util.concurrent.Future<T> f = submit(task).awaitUninterruptibly();
         if (f.isSuccess()) {
             return f.getNow();
         }
-        Throwable cause = f.cause();
-        if (cause instanceof RuntimeException re) {
-            throw re;
+        throw failed(f.cause());
+    }
+
+    /** Submits {@code task} to the loop; a loop that has stopped is the device's transport closed. */
+    private <T> io.netty.util.concurrent.Future<T> submit(Callable<T> task) {
+        try {
+            return loop.submit(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new TransportException("the device's I/O thread has stopped", e);
         }
-        if (cause instanceof java.util.concurrent.RejectedExecutionException) {
-            throw new TransportException("the device's I/O thread has stopped", cause);
-        }
-        throw new VerbsException("I/O thread task failed: " + cause, cause);
+    }
+
+    /** What a task threw, as the caller sees it: itself if unchecked, else wrapped. */
+    private static RuntimeException failed(Throwable cause) {
+        return cause instanceof RuntimeException re ? re : new VerbsException("I/O thread task failed: " + cause, cause);
     }
 
     @Override
