@@ -335,6 +335,18 @@ class RdmaCmWildcardUdpTest {
         return d.counters().getOrDefault(name, 0L);
     }
 
+    /**
+     * Returns once {@code server}'s device has handled every REQ the client sent it so far: it handles
+     * them in arrival order, and a REQ for a port nobody listens on, sent after them, has been answered
+     * (REJ 8). A count of REQs received would not do: it is taken before a request is queued.
+     */
+    private void handledInOrder(String server) throws InterruptedException {
+        RdmaCmId probe = connect("127.0.0.2", clientDev, server, 7399);
+        RdmaCmEvent refused = expect(clientCh, RdmaCmEventType.REJECTED);
+        assertSame(probe, refused.id());
+        assertEquals(8, refused.status());
+    }
+
     private void awaitCount(RdmaDevice d, String name, long value) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
         while (count(d, name) < value) {
@@ -358,9 +370,8 @@ class RdmaCmWildcardUdpTest {
         listener.listen(2);
         RdmaCmId toA = connect("127.0.0.2", clientDev, "127.0.0.1", 7306);
         RdmaCmId toB = connect("127.0.0.2", clientDev, "127.0.0.3", 7306);
-        // Each REQ's event is queued by the I/O task that counted it, before the close's task runs there.
-        awaitCount(devA, "cm_rx_req", 1);
-        awaitCount(devB, "cm_rx_req", 1);
+        // Both CONNECT_REQUESTs queued (toA's before the third REQ, which comes after it to the same device).
+        handledInOrder("127.0.0.3");
         RdmaCmId third = connect("127.0.0.2", clientDev, "127.0.0.1", 7306);
         // A backlog of 2 across both devices: the third REQ is forgotten unanswered.
         awaitCount(devA, "cm_drop_backlog", 1);
