@@ -19,7 +19,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.jroce.rnic.cq.CompletionRing;
 import io.jroce.verbs.WcOpcode;
+import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /**
  * A completion queue's ring under load: one producer (the I/O thread's side: claim, fill, publish)
@@ -36,6 +38,7 @@ import io.jroce.verbs.WorkCompletion;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class CompletionRingBenchmark {
+    private static final CompletionWriter WC = CompletionWriter.get();
     static final int ENTRIES = 1024;
     static final int BATCH = 16;
 
@@ -87,7 +90,7 @@ public class CompletionRingBenchmark {
             return false;
         }
         long id = seq.next++;
-        wc.start(id, WcOpcode.RECV, 0x11).byteLen((int) id);
+        WC.set(wc, id, WcStatus.SUCCESS, WcOpcode.RECV, (int) id, false, 0, 0x11, 0, 0);
         return true;
     }
 

@@ -21,6 +21,7 @@ import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /**
  * One CQ, one producer standing in for the I/O thread and pushing millions of completions through
@@ -31,6 +32,7 @@ import io.jroce.verbs.WorkCompletion;
  * are counted, and the joins only bound a hang.
  */
 class CompletionQueueStressTest {
+    private static final CompletionWriter WC = CompletionWriter.get();
     private static final int COMPLETIONS = 3_000_000;
     private static final int CQ_ENTRIES = 1024;
     private static final long JOIN_MS = 120_000;
@@ -110,8 +112,8 @@ class CompletionQueueStressTest {
             while ((wc = sink.claim()) == null) {
                 Thread.yield(); // two cores: let a poller make room
             }
-            wc.start(id, WcOpcode.RECV, id & 0xFFFFFF).status(id % 7 == 0 ? WcStatus.LOC_LEN_ERR : WcStatus.SUCCESS)
-                .byteLen(id * 3).immData(~id);
+            WC.set(wc, id, id % 7 == 0 ? WcStatus.LOC_LEN_ERR : WcStatus.SUCCESS, WcOpcode.RECV, id * 3, true, ~id,
+                id & 0xFFFFFF, 0, 0);
             sink.publish(false);
         }
     }

@@ -1,8 +1,11 @@
 package io.jroce.verbs;
 
+import io.jroce.verbs.spi.CompletionWriter;
+
 /**
- * A work completion (struct ibv_wc). Mutable: {@link CompletionQueue#poll} fills instances that the
- * caller owns and reuses, so polling allocates nothing.
+ * A work completion (struct ibv_wc). {@link CompletionQueue#poll} fills instances that the caller owns
+ * and reuses, so polling allocates nothing; an application reads the fields, only the RNIC writes them
+ * (through {@code io.jroce.verbs.spi.CompletionWriter}, which is not public API).
  */
 public final class WorkCompletion {
     private long wrId;
@@ -28,21 +31,23 @@ public final class WorkCompletion {
     }
 
     /**
-     * Fills every field and clears the GRH and invalidate flags; used by the RNIC.
+     * Copies every field of another completion.
      *
-     * @param wrId      the work request's identifier
-     * @param status    the completion status
-     * @param opcode    the completion opcode
-     * @param byteLen   the bytes transferred
-     * @param withImm   whether immediate data came
-     * @param immData   the immediate data
-     * @param qpNum     the local QP number
-     * @param srcQp     the source QP number
-     * @param vendorErr the implementation's error detail, 0 for none
+     * @param o the completion to copy
      * @return this completion
+     * @throws InvalidAttributeException when {@code o} is null
      */
-    public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, int byteLen,
-                              boolean withImm, int immData, int qpNum, int srcQp, int vendorErr) {
+    public WorkCompletion copyFrom(WorkCompletion o) {
+        Arguments.notNull(o, "the completion to copy");
+        fill(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr);
+        grh = o.grh;
+        withInv = o.withInv;
+        invalidatedRkey = o.invalidatedRkey;
+        return this;
+    }
+
+    private void fill(long wrId, WcStatus status, WcOpcode opcode, int byteLen,
+                      boolean withImm, int immData, int qpNum, int srcQp, int vendorErr) {
         this.wrId = wrId;
         this.status = status;
         this.opcode = opcode;
@@ -55,114 +60,52 @@ public final class WorkCompletion {
         this.grh = false;
         this.withInv = false;
         this.invalidatedRkey = 0;
-        return this;
     }
 
-    /**
-     * Sets IBV_WC_GRH and IBV_WC_WITH_INV with the invalidated rkey; used by the RNIC.
-     *
-     * @param grh             whether the receive buffer starts with the GRH area
-     * @param withInv         whether the message was a SEND with invalidate
-     * @param invalidatedRkey the rkey it invalidated
-     * @return this completion
-     */
-    public WorkCompletion flags(boolean grh, boolean withInv, int invalidatedRkey) {
-        this.grh = grh;
-        this.withInv = withInv;
-        this.invalidatedRkey = invalidatedRkey;
-        return this;
+    static {
+        CompletionWriter.register(new Writer());
     }
 
-    /**
-     * Starts a completion of work request {@code wrId} on QP {@code qpNum} with status SUCCESS and
-     * every other field cleared; the RNIC then sets what applies with the fluent setters below.
-     *
-     * @param wrId   the work request's identifier
-     * @param opcode the completion opcode
-     * @param qpNum  the local QP number
-     * @return this completion
-     */
-    public WorkCompletion start(long wrId, WcOpcode opcode, int qpNum) {
-        return set(wrId, WcStatus.SUCCESS, opcode, 0, false, 0, qpNum, 0, 0);
-    }
+    /** The RNIC's access to the fields (io.jroce.verbs.spi, not exported to applications). */
+    private static final class Writer extends CompletionWriter {
+        @Override
+        public WorkCompletion set(WorkCompletion wc, long wrId, WcStatus status, WcOpcode opcode, int byteLen,
+                                  boolean withImm, int immData, int qpNum, int srcQp, int vendorErr) {
+            wc.fill(wrId, status, opcode, byteLen, withImm, immData, qpNum, srcQp, vendorErr);
+            return wc;
+        }
 
-    /**
-     * Sets the status; used by the RNIC.
-     *
-     * @param status the status
-     * @return this completion
-     */
-    public WorkCompletion status(WcStatus status) {
-        this.status = status;
-        return this;
-    }
+        @Override
+        public void status(WorkCompletion wc, WcStatus status) {
+            wc.status = status;
+        }
 
-    /**
-     * Sets the number of bytes transferred; used by the RNIC.
-     *
-     * @param byteLen the byte count, unsigned
-     * @return this completion
-     */
-    public WorkCompletion byteLen(int byteLen) {
-        this.byteLen = byteLen;
-        return this;
-    }
+        @Override
+        public void byteLen(WorkCompletion wc, int byteLen) {
+            wc.byteLen = byteLen;
+        }
 
-    /**
-     * Sets the immediate data and IBV_WC_WITH_IMM; used by the RNIC.
-     *
-     * @param immData the immediate data
-     * @return this completion
-     */
-    public WorkCompletion immData(int immData) {
-        this.immData = immData;
-        this.withImm = true;
-        return this;
-    }
+        @Override
+        public void immData(WorkCompletion wc, int immData) {
+            wc.immData = immData;
+            wc.withImm = true;
+        }
 
-    /**
-     * Sets the source QP (UD receives; connected QPs report their peer); used by the RNIC.
-     *
-     * @param srcQp the source QP number
-     * @return this completion
-     */
-    public WorkCompletion srcQp(int srcQp) {
-        this.srcQp = srcQp;
-        return this;
-    }
+        @Override
+        public void srcQp(WorkCompletion wc, int srcQp) {
+            wc.srcQp = srcQp;
+        }
 
-    /**
-     * Sets IBV_WC_GRH (a UD receive whose buffer starts with the 40-byte GRH area); used by the RNIC.
-     *
-     * @param grh whether the GRH area is filled
-     * @return this completion
-     */
-    public WorkCompletion grh(boolean grh) {
-        this.grh = grh;
-        return this;
-    }
+        @Override
+        public void grh(WorkCompletion wc, boolean grh) {
+            wc.grh = grh;
+        }
 
-    /**
-     * Sets the rkey a SEND with invalidate invalidated and IBV_WC_WITH_INV; used by the RNIC.
-     *
-     * @param rkey the invalidated rkey
-     * @return this completion
-     */
-    public WorkCompletion invalidatedRkey(int rkey) {
-        this.invalidatedRkey = rkey;
-        this.withInv = true;
-        return this;
-    }
-
-    /**
-     * Copies every field of another completion.
-     *
-     * @param o the completion to copy
-     * @return this completion
-     */
-    public WorkCompletion copyFrom(WorkCompletion o) {
-        return set(o.wrId, o.status, o.opcode, o.byteLen, o.withImm, o.immData, o.qpNum, o.srcQp, o.vendorErr)
-            .flags(o.grh, o.withInv, o.invalidatedRkey);
+        @Override
+        public void invalidatedRkey(WorkCompletion wc, int rkey) {
+            wc.invalidatedRkey = rkey;
+            wc.withInv = true;
+        }
     }
 
     /**

@@ -11,7 +11,7 @@ import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
-import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /**
  * The RC completer (IBTA Vol. 1 9.7.5.2): takes ACKs, NAKs, RDMA READ responses and atomic
@@ -24,6 +24,8 @@ import io.jroce.verbs.WorkCompletion;
  * through {@link QpErrors}. It never calls the {@link Requester}: the requester calls it.
  */
 final class Completer {
+    /** Fills the completions this class generates (their fields are read-only to applications). */
+    private static final CompletionWriter WC = CompletionWriter.get();
     private final RnicContext ctx;
     private final QpContext qp;
     private final SendQueueState s;
@@ -282,7 +284,7 @@ final class Completer {
         if (due) {
             WorkCompletion wc = qp.sendCq.claim();
             if (wc != null) {
-                wc.start(wrId, opcode, qp.qpn).status(status).byteLen(byteLen);
+                WC.set(wc, wrId, status, opcode, byteLen, false, 0, qp.qpn, 0, 0);
                 qp.sendCq.publish(false);
             }
         }

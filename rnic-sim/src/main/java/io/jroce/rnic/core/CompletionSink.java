@@ -10,7 +10,7 @@ import io.jroce.verbs.WorkCompletion;
 public interface CompletionSink {
     /**
      * The entry to fill next, cleared of nothing (set every field you need, e.g. with
-     * {@link WorkCompletion#start}), or null when the queue is full: the completion is lost and the
+     * {@link io.jroce.verbs.spi.CompletionWriter#set}), or null when the queue is full: the completion is lost and the
      * sink has reported the overflow (CQ_ERR, IBTA 11.6.3).
      *
      * @return the entry, or null when the queue is full

@@ -4,6 +4,7 @@ import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /**
  * One QP's transport: its {@link QpContext} and its three engines, which are peers: the
@@ -13,6 +14,8 @@ import io.jroce.verbs.WorkCompletion;
  * resets and queries it. I/O thread only, except {@link #scheduled}.
  */
 final class QpTransport implements QpErrors {
+    /** Fills the completions this class generates (their fields are read-only to applications). */
+    private static final CompletionWriter WC = CompletionWriter.get();
     final QpContext qp;
     final SendQueueState sendState;
     final Completer completer;
@@ -44,7 +47,7 @@ final class QpTransport implements QpErrors {
             rq.pop(); // before the completion is visible: a poller may post into the freed slot at once
             WorkCompletion wc = qp.recvCq.claim();
             if (wc != null) {
-                wc.start(wrId, WcOpcode.RECV, qp.qpn).status(WcStatus.WR_FLUSH_ERR);
+                WC.set(wc, wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, false, 0, qp.qpn, 0, 0);
                 qp.recvCq.publish(false);
             }
         }

@@ -16,6 +16,7 @@ import io.jroce.verbs.QpType;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /**
  * The RC responder (IBTA Vol. 1 9.7.4-9.7.5): checks each request's PSN against the expected PSN,
@@ -32,6 +33,8 @@ import io.jroce.verbs.WorkCompletion;
  * ERR through {@link QpErrors}.
  */
 final class Responder {
+    /** Fills the completions this class generates (their fields are read-only to applications). */
+    private static final CompletionWriter WC = CompletionWriter.get();
     private static final int ACK = AethSyndrome.ack(AethSyndrome.NO_CREDIT_COUNT);
     private final RnicContext ctx;
     private final QpContext qp;
@@ -217,13 +220,9 @@ final class Responder {
         boolean ok = status == WcStatus.SUCCESS;
         WorkCompletion wc = qp.recvCq.claim();
         if (wc != null) {
-            wc.start(wrId, WcOpcode.RECV, qp.qpn).status(status).srcQp(srcQp).grh(ok);
-            if (ok) {
-                wc.byteLen(GrhWriter.GRH_LENGTH + len);
-                if (imm) {
-                    wc.immData(immData);
-                }
-            }
+            WC.set(wc, wrId, status, WcOpcode.RECV, ok ? GrhWriter.GRH_LENGTH + len : 0, ok && imm,
+                ok && imm ? immData : 0, qp.qpn, srcQp, 0);
+            WC.grh(wc, ok);
             qp.recvCq.publish(solicited);
         }
     }
@@ -273,7 +272,8 @@ final class Responder {
             qp.retireRecv(); // before the completion is visible, as in completeRecv
             WorkCompletion wc = qp.recvCq.claim();
             if (wc != null) {
-                wc.start(wrId, WcOpcode.RECV, qp.qpn).byteLen((int) received).srcQp(qp.destQpn).invalidatedRkey(rkey);
+                WC.set(wc, wrId, WcStatus.SUCCESS, WcOpcode.RECV, (int) received, false, 0, qp.qpn, qp.destQpn, 0);
+                WC.invalidatedRkey(wc, rkey);
                 qp.recvCq.publish(p.bth().solicitedEvent());
             }
             recvWqe = null;
@@ -605,10 +605,7 @@ final class Responder {
         qp.retireRecv(); // before the completion is visible: a poller may post into the freed slot at once
         WorkCompletion wc = qp.recvCq.claim();
         if (wc != null) {
-            wc.start(wrId, opcode, qp.qpn).status(status).byteLen((int) byteLen).srcQp(qp.destQpn);
-            if (withImm) {
-                wc.immData(imm);
-            }
+            WC.set(wc, wrId, status, opcode, (int) byteLen, withImm, withImm ? imm : 0, qp.qpn, qp.destQpn, 0);
             qp.recvCq.publish(solicited);
         }
         recvWqe = null;

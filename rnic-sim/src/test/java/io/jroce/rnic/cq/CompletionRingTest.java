@@ -17,9 +17,11 @@ import org.junit.jupiter.api.Test;
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WcStatus;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /** The ring on its own: full, empty, wrap-around, batches, and pollers racing on its CAS. */
 class CompletionRingTest {
+    private static final CompletionWriter WC = CompletionWriter.get();
     private static final int QPN = 0x11;
 
     private static boolean push(CompletionRing ring, long wrId) {
@@ -27,7 +29,8 @@ class CompletionRingTest {
         if (wc == null) {
             return false;
         }
-        wc.start(wrId, WcOpcode.RECV, QPN).byteLen((int) wrId * 3);
+        WC.start(wc, wrId, WcOpcode.RECV, QPN);
+        WC.byteLen(wc, (int) wrId * 3);
         ring.publish();
         return true;
     }
@@ -48,7 +51,7 @@ class CompletionRingTest {
     @Test
     void anEmptyRingGivesNothing() {
         CompletionRing ring = new CompletionRing(4);
-        WorkCompletion wc = new WorkCompletion().start(99, WcOpcode.SEND, 1);
+        WorkCompletion wc = WC.start(new WorkCompletion(), 99, WcOpcode.SEND, 1);
         assertFalse(ring.take(wc));
         assertEquals(99, wc.wrId(), "a failed take leaves the caller's entry alone");
         assertEquals(0, ring.poll(entries(4)));
@@ -59,7 +62,8 @@ class CompletionRingTest {
     void aClaimIsInvisibleUntilPublished() {
         CompletionRing ring = new CompletionRing(4);
         WorkCompletion slot = ring.claim();
-        slot.start(7, WcOpcode.RECV, QPN).status(WcStatus.LOC_LEN_ERR);
+        WC.start(slot, 7, WcOpcode.RECV, QPN);
+        WC.status(slot, WcStatus.LOC_LEN_ERR);
         assertSame(slot, ring.claimed());
         assertFalse(ring.take(new WorkCompletion()));
         ring.publish();

@@ -18,16 +18,18 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.verbs.WcOpcode;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.spi.CompletionWriter;
 
 /** Threads blocked on a ring: woken by a publish or by close, and never left asleep. */
 class CompletionWaitersTest {
+    private static final CompletionWriter WC = CompletionWriter.get();
     private static final long LONG_NS = TimeUnit.SECONDS.toNanos(60);
 
     private final CompletionRing ring = new CompletionRing(4);
     private final CompletionWaiters waiters = new CompletionWaiters();
 
     private void publish(long wrId) {
-        ring.claim().start(wrId, WcOpcode.SEND, 1);
+        WC.start(ring.claim(), wrId, WcOpcode.SEND, 1);
         ring.publish();
         waiters.published();
     }
@@ -110,7 +112,7 @@ class CompletionWaitersTest {
         }
         started.await();
         for (int i = 0; i < n; i++) {
-            big.claim().start(i, WcOpcode.SEND, 1);
+            WC.start(big.claim(), i, WcOpcode.SEND, 1);
             big.publish();
             waiters.published();
         }
