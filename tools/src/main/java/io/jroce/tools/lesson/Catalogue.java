@@ -1,0 +1,193 @@
+package io.jroce.tools.lesson;
+
+import io.jroce.stack.fault.FaultRule;
+import io.jroce.stack.fault.PacketMatch;
+import io.jroce.stack.wire.Opcode;
+import io.jroce.stack.wire.Operation;
+import io.jroce.verbs.Mtu;
+import java.util.List;
+import java.util.Optional;
+
+/** Every lesson, in the order a learner takes them. */
+final class Catalogue {
+    /** Long enough for every ACK still on its way to arrive, short of any ACK timeout. */
+    private static final long SETTLE_NS = 1_000_000;
+
+    private static final List<Lesson> ALL = List.of(
+        new Lesson("first-message", "a first SEND and its ACK",
+            """
+            A posts one 64-byte SEND; B has posted a receive for it. The message fits in one packet, a SEND \
+            ONLY, whose AckReq bit asks B to acknowledge. B places the bytes in its receive buffer, completes \
+            the receive and answers with an ACK naming the PSN it received; A completes the send when the \
+            ACK arrives. Every request PSN A sends counts up from the PSN A's QP was given (256 here); B's QP \
+            was told to expect it.""",
+            """
+            An RC message is acknowledged by PSN, not by message: the ACK says "everything up to this PSN \
+            arrived in order". The MSN in the ACK counts the messages B has completed.""",
+            Setup.standard(), rig -> {
+                rig.postReceive(10, 64);
+                rig.send(1, 64);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("segmentation", "a message larger than the path MTU goes in several packets",
+            """
+            A sends 2500 bytes over a path MTU of 1024. The requester cuts the message into packets of one \
+            path MTU each, the last one carrying what is left: SEND FIRST (1024 B), SEND MIDDLE (1024 B), SEND \
+            LAST (452 B), on consecutive PSNs. Only the LAST asks for an ACK.""",
+            """
+            The path MTU bounds the payload of every packet, not the message: B reassembles the message from \
+            FIRST, MIDDLE and LAST in PSN order, and one ACK for the LAST's PSN covers all three.""",
+            Setup.standard(), rig -> {
+                rig.postReceive(10, 4096);
+                rig.send(1, 2500);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("ack-coalescing", "AckReq, and one ACK for several requests",
+            """
+            A writes 3000 bytes (three packets), reads 2048 bytes, then sends three small messages, all posted \
+            at once. A request asks for an ACK with its AckReq bit: the WRITE's LAST does, its FIRST and MIDDLE \
+            do not. B answers in the order of the requests; the ACKs of the three SENDs wait behind the READ's \
+            responses and leave as one, because an ACK acknowledges every PSN up to its own.""",
+            """
+            ACKs are cumulative. A requester asks for them where it needs them (the end of a message) and a \
+            responder may coalesce those that queue up: fewer ACKs, the same information.""",
+            Setup.standard(), rig -> {
+                for (int i = 0; i < 3; i++) {
+                    rig.postReceive(10 + i, 64);
+                }
+                rig.write(1, 3000);
+                rig.read(2, 2048);
+                for (int i = 0; i < 3; i++) {
+                    rig.send(3 + i, 64);
+                }
+                rig.await(5, 3);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("lost-packet", "a lost packet, a PSN sequence error NAK and go-back-N",
+            """
+            A sends 4096 bytes in four packets; the fabric loses the second one (SEND MIDDLE). B receives the \
+            third packet while it still expects the second's PSN: a PSN sequence error. It NAKs once, naming \
+            the PSN it expects, and drops the fourth packet too. A goes back to the NAKed PSN and sends every \
+            packet from there again, in order: go-back-N.""",
+            """
+            A responder never accepts a packet out of order, so one loss costs a NAK and the resending of \
+            everything after it. The NAK's PSN is the one B expects; it is sent once per gap, not per \
+            dropped packet.""",
+            Setup.standard(), rig -> {
+                rig.fault(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_MIDDLE)).once()
+                    .named("drop the first SEND MIDDLE"));
+                rig.postReceive(10, 4096);
+                rig.send(1, 4096);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("ack-timeout", "a lost last packet, an ACK timeout and a retransmission",
+            """
+            A sends 2048 bytes in two packets and the fabric loses the LAST. B got the FIRST but nothing \
+            after it, so there is nothing to NAK: no later packet shows the gap, and the FIRST did not ask \
+            for an ACK. A hears nothing; its ACK timer (timeout 14: 4.096 us * 2^14 = 67 ms) expires and it \
+            sends again from its oldest unacknowledged PSN, the FIRST. B drops that FIRST as a duplicate it \
+            has already placed, then takes the LAST and ACKs.""",
+            """
+            Only the requester's timer recovers the loss of a message's last packet (or of its ACK). Each \
+            timeout spends one of retry_cnt's retries.""",
+            Setup.standard(), rig -> {
+                rig.fault(FaultRule.drop(PacketMatch.opcode(Opcode.RC_SEND_LAST)).once()
+                    .named("drop the first SEND LAST"));
+                rig.postReceive(10, 4096);
+                rig.send(1, 2048);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("rnr", "receiver not ready: an RNR NAK, a wait and a retry",
+            """
+            A sends a message before B has posted a receive for it. B cannot place a SEND without a receive \
+            WQE, so it answers RNR NAK (Receiver Not Ready) with the timer code its QP was given (12: 0.64 ms) \
+            and executes nothing. B's application posts the receive 100 us later; A waits the time the NAK \
+            named and sends the SEND again, which B now accepts.""",
+            """
+            An RNR NAK is flow control, not loss: it costs one of rnr_retry's retries (7 = without end) and \
+            the wait the responder asked for, never data.""",
+            Setup.standard(), rig -> {
+                rig.send(1, 64);
+                rig.runFor(100_000);
+                rig.postReceive(10, 64);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("lost-read-response", "a lost READ response, an implied NAK and the READ resumed",
+            """
+            A reads 4096 bytes: one READ request, four READ responses from B on the PSNs the request set \
+            aside. The fabric loses the second response. When the third arrives A knows the second is \
+            missing: a response with a later PSN is an implied NAK. A asks again with a READ for the \
+            rest, from the missing PSN, and B answers it from its memory again.""",
+            """
+            A responder does not know a READ response was lost; the requester sees the gap in response \
+            PSNs and asks for the rest. READs may be executed again, since reading changes nothing.""",
+            Setup.standard(), rig -> {
+                rig.fault(FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_RESPONSE)).occurrence(2)
+                    .named("drop the second READ response"));
+                rig.read(1, 4096);
+                rig.await(1, 0);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("duplicate-atomic", "a repeated atomic answered from the replay record",
+            """
+            A adds 1 to a counter in B's memory with FETCH_ADD; B adds and answers with the value before, but \
+            the fabric loses that ATOMIC ACKNOWLEDGE. A's ACK timer expires and it sends the same FETCH_ADD \
+            with the same PSN again. B recognises the PSN as one it executed: it must not add twice, so it \
+            answers from the record it kept of the atomic, with the same original value.""",
+            """
+            An atomic is executed exactly once even when it arrives twice: the responder keeps a replay \
+            record of its recent atomics and their results.""",
+            Setup.standard(), rig -> {
+                rig.fault(FaultRule.drop(PacketMatch.operation(Operation.ATOMIC_ACKNOWLEDGE)).once()
+                    .named("drop the first ATOMIC ACKNOWLEDGE"));
+                rig.fetchAdd(1, 0, 1);
+                rig.await(1, 0);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("psn-wrap", "PSNs wrap around from 16777215 to 0",
+            """
+            A's QP starts at PSN 16777214 (0xfffffe), two short of the end of the 24-bit PSN space, and sends \
+            4096 bytes in four packets. Their PSNs are 16777214, 16777215, 0 and 1; B's ACK names PSN 1.""",
+            """
+            A PSN is 24 bits and wraps. Both ends compare PSNs modulo 2^24 (PSN 0 is after 16777215), so a \
+            message, a NAK or a go-back-N across the wrap works like any other.""",
+            Setup.standard().psnA(0xFFFFFE), rig -> {
+                rig.postReceive(10, 4096);
+                rig.send(1, 4096);
+                rig.await(1, 1);
+                rig.runFor(SETTLE_NS);
+            }),
+        new Lesson("retry-exceeded", "retries exhausted: RETRY_EXC_ERR and the flush",
+            """
+            A's QP has retry_cnt 2 and timeout 12 (16.8 ms). A posts two SENDs; the fabric loses every \
+            request A sends. After each timeout A sends both again; when the timer expires with no retries \
+            left, the first work request completes with RETRY_EXC_ERR, the QP goes to the Error state, and \
+            the second work request is flushed.""",
+            """
+            A requester gives up after retry_cnt retries: the failed work request reports the error, and \
+            every one behind it completes with WR_FLUSH_ERR without being executed.""",
+            Setup.standard().timeout(12).retryCount(2), rig -> {
+                rig.fault(FaultRule.drop(PacketMatch.requests()).named("drop every request"));
+                rig.postReceive(10, 64);
+                rig.postReceive(11, 64);
+                rig.send(1, 64);
+                rig.send(2, 64);
+                rig.await(2, 0);
+            }));
+
+    private Catalogue() {
+    }
+
+    static List<Lesson> all() {
+        return ALL;
+    }
+
+    static Optional<Lesson> find(String name) {
+        return ALL.stream().filter(l -> l.name().equals(name)).findFirst();
+    }
+}
