@@ -25,8 +25,8 @@ final class WhyWriter {
         int maxPsn;
         /** The first PSN the fabric lost and the requester has not sent again, or -1. */
         int lostPsn = -1;
-        /** Requests that asked for an ACK since the responder's last ACK. */
-        int askedForAck;
+        /** The PSNs of SENDs and WRITEs that asked for an ACK and have had none yet, each once. */
+        final List<Integer> askedForAck = new ArrayList<>();
         /** The READ in progress: its first PSN, bytes, and the response PSN the requester needs next. */
         int readPsn = -1;
         long readLength;
@@ -93,8 +93,9 @@ final class WhyWriter {
         if (f.lost() != null && r.lostPsn < 0) {
             r.lostPsn = psn;
         }
-        if (h.ackReq() && f.lost() == null) {
-            r.askedForAck++;
+        boolean answeredByAck = h.info().operation() == Operation.SEND || h.info().operation() == Operation.RDMA_WRITE;
+        if (h.ackReq() && answeredByAck && f.lost() == null && r.lostPsn < 0 && !r.askedForAck.contains(psn)) {
+            r.askedForAck.add(psn);
         }
         return why;
     }
@@ -125,7 +126,7 @@ final class WhyWriter {
                 + " B): one packet, ONLY (9.7.4.1.2)" + wrap;
             case FIRST -> {
                 int[] message = message(f);
-                yield "a " + what + " of " + message[1] + " B is more than one path MTU (" + mtu + " B): it goes in "
+                yield (what.startsWith("R") ? "an " : "a ") + what + " of " + message[1] + " B is more than one path MTU (" + mtu + " B): it goes in "
                     + message[0] + " packets with consecutive PSNs; FIRST carries the first " + h.payload()
                     + " B (9.7.4.1.2)" + wrap;
             }
@@ -190,7 +191,8 @@ final class WhyWriter {
         if (e.retriesLeft() < 0) {
             return "rnr_retry 7 retries without end";
         }
-        return plural(e.retriesLeft(), e.cause() == RetransmitCause.RNR_NAK ? "RNR retry" : "retry") + " left";
+        String what = e.cause() == RetransmitCause.RNR_NAK ? "RNR retr" : "retr";
+        return e.retriesLeft() + " " + what + (e.retriesLeft() == 1 ? "y" : "ies") + " left";
     }
 
     /** The requester's latest retransmission at or before {@code f}, on {@code f}'s side. */
@@ -215,7 +217,7 @@ final class WhyWriter {
             default -> acknowledge(f, h, r);
         };
         if (h.syndrome() >= 0 && AethSyndrome.kind(h.syndrome()) == AethKind.ACK && f.lost() == null) {
-            r.askedForAck = 0;
+            r.askedForAck.removeIf(p -> Psn.diff(p, h.psn()) <= 0);
             r.lastAcked = h.psn();
         }
         return why;
@@ -244,10 +246,10 @@ final class WhyWriter {
                 + "twice (9.7.5.1.3)";
         }
         String msn = "MSN " + h.msn() + " counts the messages B has completed (9.7.5.1.2)";
-        if (r.askedForAck > 1) {
-            return "one ACK for PSN " + h.psn() + " answers all " + r.askedForAck + " requests that asked since the "
-                + "last ACK: an ACK acknowledges every PSN up to its own, so B coalesces ACKs that queue up; "
-                + msn;
+        long covered = r.askedForAck.stream().filter(p -> Psn.diff(p, h.psn()) <= 0).count();
+        if (covered > 1) {
+            return "one ACK for PSN " + h.psn() + " answers all " + covered + " requests up to it that asked for one "
+                + "and had no ACK yet: an ACK acknowledges every PSN up to its own (9.7.5.1.1); " + msn;
         }
         return "ACK: B has executed every PSN up to " + h.psn() + " in order and PSN " + h.psn()
             + " asked for an ACK (9.7.5.1.1); " + msn;
