@@ -15,11 +15,16 @@ import java.util.Set;
 public final class CaptureExplanation {
     private final Capture capture;
     private final List<Report> reports = new ArrayList<>();
+    /** Each connection with every packet, for the ladder (a report's connection lacks the unseen ones). */
+    private final List<Connection> connections = new ArrayList<>();
 
-    private CaptureExplanation(Capture capture) {
+    private CaptureExplanation(Capture capture, Set<Integer> unseen) {
         this.capture = capture;
         for (Connection c : new ConnectionFinder().find(capture.packets())) {
-            reports.add(ConnectionAnalysis.analyse(c));
+            connections.add(c);
+            List<Packet> seen = c.packets().stream().filter(p -> !unseen.contains(p.frame())).toList();
+            reports.add(ConnectionAnalysis.analyse(new Connection(c.number(), c.transport(), c.a(), c.b(), seen,
+                c.fromB())));
         }
     }
 
@@ -32,8 +37,23 @@ public final class CaptureExplanation {
      * @throws IOException the bytes are not a pcap capture
      */
     public static CaptureExplanation of(String name, byte[] pcap) throws IOException {
+        return of(name, pcap, Set.of());
+    }
+
+    /**
+     * As {@link #of(String, byte[])}, for a capture taken where packets leave their sender, of a run
+     * whose losses are known: the frames {@code unseen} are drawn in the ladder but left out of the
+     * analysis, which so sees what arrived, as at the receivers.
+     *
+     * @param name   what to call the capture
+     * @param pcap   the capture's bytes
+     * @param unseen frame numbers (from 1) of packets lost after the capture point
+     * @return the explanation
+     * @throws IOException the bytes are not a pcap capture
+     */
+    public static CaptureExplanation of(String name, byte[] pcap, Set<Integer> unseen) throws IOException {
         try {
-            return new CaptureExplanation(new CaptureReader(Set.of(RoceV2.UDP_PORT)).read(name, pcap));
+            return new CaptureExplanation(new CaptureReader(Set.of(RoceV2.UDP_PORT)).read(name, pcap), unseen);
         } catch (CaptureException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -56,10 +76,10 @@ public final class CaptureExplanation {
      * @throws IllegalArgumentException no RoCEv2 packet has that frame number
      */
     public void note(int frame, String text) {
-        for (Report r : reports) {
-            for (Packet p : r.connection().packets()) {
+        for (int i = 0; i < reports.size(); i++) {
+            for (Packet p : connections.get(i).packets()) {
                 if (p.frame() == frame) {
-                    r.note(p, text);
+                    reports.get(i).note(p, text);
                     return;
                 }
             }
@@ -74,8 +94,8 @@ public final class CaptureExplanation {
      */
     public void printLadder(PrintStream out) {
         LadderPrinter ladder = new LadderPrinter(out, capture.startNs());
-        for (Report r : reports) {
-            ladder.print(r, r.connection().packets());
+        for (int i = 0; i < reports.size(); i++) {
+            ladder.print(reports.get(i), connections.get(i).packets());
         }
     }
 
@@ -90,8 +110,7 @@ public final class CaptureExplanation {
             if (i > 0) {
                 out.println();
             }
-            Report r = reports.get(i);
-            mermaid.print(r, r.connection().packets(), capture.startNs());
+            mermaid.print(reports.get(i), connections.get(i).packets(), capture.startNs());
         }
     }
 }

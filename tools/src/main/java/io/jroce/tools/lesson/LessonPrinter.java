@@ -76,7 +76,8 @@ final class LessonPrinter {
         Setup s = run.lesson().setup();
         return String.format(Locale.ROOT, "Setup: A = %s QP 0x%06x sends from PSN %d, B = %s QP 0x%06x from PSN %d; "
                 + "path MTU %d, ACK timeout %d (%s), retry_cnt %d, rnr_retry %d, RNR timer %d; fabric seed %d, "
-                + "one-way latency 1 us, virtual time.", LessonRig.ADDRESS_A, run.qpnA(), s.psnA(), LessonRig.ADDRESS_B,
+                + "one-way latency 1 us, virtual time. Each packet is captured as it leaves its sender; a line of why "
+                + "follows explain's own notes, which see only the packets that arrived.", LessonRig.ADDRESS_A, run.qpnA(), s.psnA(), LessonRig.ADDRESS_B,
             run.qpnB(), s.psnB(), s.mtu().bytes(), s.timeout(), WhyWriter.duration(4096L << s.timeout()), s.retryCount(),
             s.rnrRetry(), s.minRnrTimer(), LessonRig.SEED);
     }

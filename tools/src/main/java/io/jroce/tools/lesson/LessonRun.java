@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * What a lesson's run left: the frames as captured, the QP events, the why of each frame and the
@@ -35,7 +36,8 @@ record LessonRun(Lesson lesson, int qpnA, int qpnB, List<WireFrame> frames, List
     CaptureExplanation explanation() {
         CaptureExplanation e;
         try {
-            e = CaptureExplanation.of("lesson " + lesson.name(), pcap);
+            e = CaptureExplanation.of("lesson " + lesson.name(), pcap, frames.stream().filter(f -> f.lost() != null)
+                .map(WireFrame::number).collect(Collectors.toSet()));
         } catch (IOException x) {
             throw new UncheckedIOException(x); // the lesson wrote the capture itself
         }

@@ -29,6 +29,8 @@ final class WhyWriter {
         final List<Integer> askedForAck = new ArrayList<>();
         /** The READ in progress: its first PSN, bytes, and the response PSN the requester needs next. */
         int readPsn = -1;
+        /** The PSN of the READ the one in progress resumes, or -1. */
+        int resumes = -1;
         long readLength;
         int nextResponse;
         boolean responseLost;
@@ -83,10 +85,10 @@ final class WhyWriter {
             }
         }
         if (h.info().operation() == Operation.RDMA_READ_REQUEST) {
-            if (r.readPsn < 0 || Psn.diff(psn, r.readPsn) < 0 || r.nextResponse == r.readPsn) {
-                r.readLength = h.dmaLength();
-                r.readPsn = psn;
-            }
+            r.resumes = r.readPsn >= 0 && Psn.diff(psn, r.readPsn) > 0 && Psn.diff(psn, r.maxPsn) <= 0
+                ? (r.resumes >= 0 ? r.resumes : r.readPsn) : -1;
+            r.readLength = h.dmaLength();
+            r.readPsn = psn;
             r.nextResponse = psn;
             r.responseLost = false;
         }
@@ -259,13 +261,15 @@ final class WhyWriter {
         int mtu = setup.mtu().bytes();
         int index = Psn.diff(h.psn(), r.readPsn) + 1;
         String why = "response " + index + " of " + responsePackets(r.readLength) + " to the READ of PSN " + r.readPsn
-            + ", at most " + mtu + " B each; its PSN is the request's PSN + " + (index - 1);
+            + (r.resumes >= 0 ? " (the rest of the READ of PSN " + r.resumes + ")" : "") + ", at most " + mtu
+            + " B each; its PSN is the request's PSN + " + (index - 1);
         if (h.info().position() != Position.MIDDLE) {
             why += "; " + h.info().position() + " carries an AETH that acknowledges too";
         }
         if (r.responseLost && h.psn() != r.nextResponse) {
             why += "; A still needs PSN " + r.nextResponse + ", so this later one is an implied NAK (C9-113)";
-        } else if (!lost) {
+            r.responseLost = false;
+        } else if (!lost && !r.responseLost) {
             r.nextResponse = Psn.next(h.psn());
         }
         if (lost) {
