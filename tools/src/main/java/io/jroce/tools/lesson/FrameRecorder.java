@@ -67,7 +67,8 @@ final class FrameRecorder implements FabricFault {
         for (TraceEvent e : fabric.trace().events()) {
             Integer i = bySequence.get(e.id());
             if (i != null && e.fate() == Fate.DROPPED) {
-                out.set(i, out.get(i).lost(e.cause()));
+                // A rule's name, without the counts its description adds (they grow during the run).
+                out.set(i, out.get(i).lost(e.cause().replaceAll(" \\(seen \\d+, applied \\d+\\)", "")));
             }
         }
         return out;
