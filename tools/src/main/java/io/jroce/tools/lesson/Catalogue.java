@@ -146,6 +146,8 @@ final class Catalogue {
                 rig.fetchAdd(1, 0, 1);
                 rig.await(1, 0);
                 rig.runFor(SETTLE_NS);
+                rig.observeB("the counter holds " + rig.counterOfB(0) + " after two FETCH_ADDs of 1 with one PSN: "
+                    + "the atomic ran once");
             }),
         new Lesson("psn-wrap", "PSNs wrap around from 16777215 to 0",
             """

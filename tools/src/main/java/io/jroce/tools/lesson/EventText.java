@@ -14,6 +14,9 @@ final class EventText {
             return who + ": work request " + c.wrId() + " (" + c.opcode() + ") completes " + c.status()
                 + (c.status() == WcStatus.SUCCESS ? ", " + c.byteLen() + " B" : "") + " -- " + why(c);
         }
+        if (event instanceof QpEvent.Observation o) {
+            return who + "'s memory: " + o.text();
+        }
         if (event instanceof QpEvent.StateChanged s) {
             return who + "'s QP: " + s.from() + " -> " + s.to()
                 + (s.to() == QpState.ERR ? " -- a completion error moves an RC QP to the Error state (10.3.1)" : "");

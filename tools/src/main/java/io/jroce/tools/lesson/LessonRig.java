@@ -20,6 +20,7 @@ import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -166,6 +167,16 @@ final class LessonRig implements AutoCloseable {
                 wc.status(), wc.byteLen()));
         }
         return n;
+    }
+
+    /** The 8 bytes at {@code offset} of B's region, as an atomic sees them (host order). */
+    long counterOfB(int offset) {
+        return b.mr.buffer().order(ByteOrder.nativeOrder()).getLong(offset);
+    }
+
+    /** Records what the script saw in B's memory, for the list of what the QPs did. */
+    void observeB(String text) {
+        events.add(new QpEvent.Observation(fabric.nowNs(), false, text));
     }
 
     /** Runs the fabric for {@code ns} more of virtual time (the ACKs still on their way arrive). */
