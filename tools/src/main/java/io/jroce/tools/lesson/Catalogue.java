@@ -178,6 +178,39 @@ final class Catalogue {
                 rig.send(1, 64);
                 rig.send(2, 64);
                 rig.await(2, 0);
+            }),
+        new Lesson("cm-connect", "an RDMA CM handshake and a disconnect",
+            """
+            Before two RC QPs can talk, each must learn the other's QP number and first PSN. RDMA CM \
+            (rdma_connect, rdma_accept) has the connection managers exchange them in MADs, management \
+            datagrams sent on each device's QP1 (the General Services Interface) as UD SENDs. A sends a REQ \
+            naming the service B listens on (TCP port 7471 in RDMA CM's port space), its QP and its first \
+            PSN; B's application accepts, and B's REP carries B's QP and PSN; A answers ready to use with \
+            an RTU. Later A disconnects: DREQ, answered by a DREP, and both sides wait out TimeWait.""",
+            """
+            The CM handshake is three messages, REQ, REP and RTU, and the disconnect two, DREQ and DREP; \
+            each answer carries the transaction ID of what it answers. The QP numbers and PSNs that the RC \
+            ladder of the other lessons starts from come from this exchange.""",
+            Setup.standard(), rig -> {
+                CmScene cm = new CmScene(rig, true);
+                cm.connect(CmScene.SERVICE, 10_000_000);
+                cm.disconnect(2_100_000_000L);
+            }),
+        new Lesson("cm-reject", "RDMA CM connects rejected: nobody listening, and an application's no",
+            """
+            A connects twice. Its first REQ names a service nobody listens on: B's connection manager \
+            answers at once with a REJ, reason 8 (invalid service ID), without asking any application. The \
+            second REQ names the service B listens on, but B's application rejects it (rdma_reject): a \
+            REJ with reason 28, consumer reject. Each REJ ends A's attempt; A's application hears \
+            REJECTED with the reason.""",
+            """
+            A REJ answers a REQ with a reason, and RDMA CM hands it to the application as the status of its \
+            REJECTED event: 8 means nobody listens at that address and port, 28 that the peer's application \
+            refused.""",
+            Setup.standard(), rig -> {
+                CmScene cm = new CmScene(rig, false);
+                cm.connect(CmScene.NO_SERVICE, 10_000_000);
+                cm.connect(CmScene.SERVICE, 10_000_000);
             }));
 
     private Catalogue() {

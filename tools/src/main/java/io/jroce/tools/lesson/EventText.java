@@ -14,6 +14,9 @@ final class EventText {
             return who + ": work request " + c.wrId() + " (" + c.opcode() + ") completes " + c.status()
                 + (c.status() == WcStatus.SUCCESS ? ", " + c.byteLen() + " B" : "") + " -- " + why(c);
         }
+        if (event instanceof QpEvent.CmEvent c) {
+            return who + "'s connection manager: " + c.text();
+        }
         if (event instanceof QpEvent.Observation o) {
             return who + "'s memory: " + o.text();
         }

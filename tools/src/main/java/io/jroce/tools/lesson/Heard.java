@@ -19,9 +19,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * @param dmaLength the RETH DMA length, or -1
  * @param original the ATOMIC ACKNOWLEDGE's original remote data
  * @param add      the AtomicETH's add (or swap) operand
+ * @param mad      the payload of a datagram to QP1 (a MAD of the GSI), else null
  */
 record Heard(OpcodeInfo info, int psn, boolean ackReq, int payload, int syndrome, int msn, long dmaLength,
-             long original, long add) {
+             long original, long add, byte[] mad) {
+    /** The General Services Interface's QP, which carries the CM's MADs. */
+    static final int GSI_QPN = 1;
+
     static Heard of(WireFrame f) {
         RocePacket p = new RocePacket();
         ParseResult r = p.wrap(new UnsafeBuffer(f.roce()), 0, f.roce().length - IcrcCalculator.ICRC_LENGTH);
@@ -34,6 +38,15 @@ record Heard(OpcodeInfo info, int psn, boolean ackReq, int payload, int syndrome
             aeth ? p.aeth().syndrome() : -1, aeth ? p.aeth().msn() : -1,
             info.has(ExtensionHeader.RETH) ? p.reth().dmaLength() : -1,
             info.has(ExtensionHeader.ATOMIC_ACK_ETH) ? p.atomicAckEth().originalRemoteData() : 0,
-            info.has(ExtensionHeader.ATOMIC_ETH) ? p.atomicEth().swapAddData() : 0);
+            info.has(ExtensionHeader.ATOMIC_ETH) ? p.atomicEth().swapAddData() : 0, mad(p));
+    }
+
+    private static byte[] mad(RocePacket p) {
+        if (!p.info().has(ExtensionHeader.DETH) || p.bth().destQp() != GSI_QPN) {
+            return null;
+        }
+        byte[] mad = new byte[p.payloadLength()];
+        p.buffer().getBytes(p.payloadOffset(), mad);
+        return mad;
     }
 }

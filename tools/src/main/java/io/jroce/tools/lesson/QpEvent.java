@@ -28,6 +28,10 @@ sealed interface QpEvent {
     record StateChanged(long timeNs, boolean atA, QpState from, QpState to) implements QpEvent {
     }
 
+    /** What a device's connection manager told its application. */
+    record CmEvent(long timeNs, boolean atA, String text) implements QpEvent {
+    }
+
     /** What the lesson's script saw in a device's memory once the run was over. */
     record Observation(long timeNs, boolean atA, String text) implements QpEvent {
     }

@@ -56,7 +56,8 @@ final class WhyWriter {
         for (WireFrame f : frames) {
             Heard h = Heard.of(f);
             List<String> lines = new ArrayList<>();
-            lines.add("why: " + (h.info().isRequest() ? request(f, h) : response(f, h)));
+            lines.add("why: " + (h.mad() != null ? CmWhy.of(h.mad(), f.fromA())
+                : h.info().isRequest() ? request(f, h) : response(f, h)));
             if (f.lost() != null) {
                 lines.add("LOST on the way (the lesson's fault rule: " + f.lost() + "): " + (f.fromA() ? "B" : "A")
                     + " never sees it");

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.rnic.events.RetransmitCause;
+import io.jroce.stack.mad.CmRejFlyweight;
+import io.jroce.stack.mad.CmRepFlyweight;
+import io.jroce.stack.mad.CmReqFlyweight;
+import io.jroce.stack.mad.MadHeaderFlyweight;
 import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.NakCode;
@@ -20,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
@@ -251,5 +256,47 @@ class LessonsTest {
             && s.to() == QpState.ERR));
         assertTrue(a.get(0).timeNs() - p.wire(5).timeNs() >= 4096L << 12, "after a third timeout");
         assertTrue(p.text.contains("completes RETRY_EXC_ERR -- the ACK timer expired once more"), p.text);
+    }
+
+    private static List<Integer> attributes(Printed p) {
+        return p.heard.stream().map(h -> new MadHeaderFlyweight().wrap(new UnsafeBuffer(h.mad()), 0).attributeId())
+            .toList();
+    }
+
+    private static List<String> cmEvents(Printed p) {
+        return p.run.events().stream().filter(e -> e instanceof QpEvent.CmEvent).map(e -> ((QpEvent.CmEvent) e).text())
+            .toList();
+    }
+
+    @Test
+    void theCmHandshakeIsReqRepRtuAndTheDisconnectDreqDrep() {
+        Printed p = Printed.of("cm-connect");
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_REQ, MadHeaderFlyweight.ATTR_REP, MadHeaderFlyweight.ATTR_RTU,
+            MadHeaderFlyweight.ATTR_DREQ, MadHeaderFlyweight.ATTR_DREP), attributes(p), p.text);
+        assertEquals(List.of(true, false, true, true, false), p.run.frames().stream().map(WireFrame::fromA).toList());
+        CmReqFlyweight req = new CmReqFlyweight().wrap(new UnsafeBuffer(p.frame(1).mad()), 0);
+        assertEquals(CmScene.SERVICE, req.serviceId());
+        assertEquals(p.run.qpnA(), req.localQpn());
+        assertEquals(256, req.startingPsn());
+        CmRepFlyweight rep = new CmRepFlyweight().wrap(new UnsafeBuffer(p.frame(2).mad()), 0);
+        assertEquals(p.run.qpnB(), rep.localQpn());
+        assertEquals(512, rep.startingPsn());
+        assertEquals(req.localCommId(), rep.remoteCommId());
+        List<String> events = cmEvents(p);
+        assertEquals(2, events.stream().filter(e -> e.startsWith("ESTABLISHED")).count(), events.toString());
+        assertEquals(2, events.stream().filter(e -> e.startsWith("TimeWait is over")).count(), events.toString());
+        assertTrue(p.why(1).get(0).startsWith("why: REQ (12.6.5)"), p.why(1).toString());
+    }
+
+    @Test
+    void aReqForNoListenerGetsRej8AndARefusedOneRej28() {
+        Printed p = Printed.of("cm-reject");
+        assertEquals(List.of(MadHeaderFlyweight.ATTR_REQ, MadHeaderFlyweight.ATTR_REJ, MadHeaderFlyweight.ATTR_REQ,
+            MadHeaderFlyweight.ATTR_REJ), attributes(p), p.text);
+        assertEquals(8, new CmRejFlyweight().wrap(new UnsafeBuffer(p.frame(2).mad()), 0).reason());
+        assertEquals(28, new CmRejFlyweight().wrap(new UnsafeBuffer(p.frame(4).mad()), 0).reason());
+        assertEquals(List.of("REJECTED, reason 8 (invalid service ID: nobody listens on it)",
+            "a connect request for service 0x0000000001061d2f: the application rejects it",
+            "REJECTED, reason 28 (consumer reject: the application said no)"), cmEvents(p));
     }
 }
