@@ -41,11 +41,11 @@ public final class LearnDocs {
             posted). The run is on virtual time with a fixed seed, PSNs and QP numbers, so it is the same \
             every time. Its packets are drawn as a ladder, A on the left and B on the right, with a line of \
             why under each one: what made its sender send it, and which rule of the InfiniBand \
-            Architecture Specification (IBTA Vol. 1, chapter 9 for the transport, 10.3.1 for the QP's Error \
-            state) asks for it. The notes without "why" are those of `jroce explain`, which reads the same \
-            capture as it reads any other.
+            Architecture Specification (IBTA Vol. 1: chapter 9 for the transport, 10.3.1 for the QP's \
+            Error state, 12 for the connection manager) asks for it. The notes without "why" are those of \
+            `jroce explain`, which reads the same capture as it reads any other.
 
-            Run a lesson in the terminal with `jroce lesson NAME` (`jroce lesson` lists them), draw it as \
+            Run a lesson in the terminal with `./jroce lesson NAME` (`./jroce lesson` lists them), draw it as \
             Mermaid with `--mermaid`, and write its capture for Wireshark with `--pcap FILE`. The pages \
             below are those commands' output; [explain.md](../explain.md) says what explain's notes mean, \
             and [rc-protocol.md](../rc-protocol.md) and [rc-reliability.md](../rc-reliability.md) tell the \
@@ -64,8 +64,8 @@ public final class LearnDocs {
             fails until they match):
 
             ```
-            ./mvnw -B -q test -pl tools -am -Dtest=LearnDocsTest -Dsurefire.failIfNoSpecifiedTests=false \\
-                -Djroce.learn.write=true
+            ./mvnw -B -q test -pl tools -am -Dtest='LearnDocsTest,LessonsTest' \\
+                -Dsurefire.failIfNoSpecifiedTests=false -Djroce.learn.write=true
             ```
             """);
         return sb.toString();

@@ -136,8 +136,8 @@ final class LessonRig implements AutoCloseable {
 
     /** A posts a signalled FETCH_AND_ADD of {@code add} to the 8 bytes at {@code offset} in B's region. */
     void fetchAdd(long wrId, int offset, long add) {
-        post(new SendWorkRequest().wrId(wrId).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).remoteAddress(b.mr.address() + offset)
-            .rkey(b.mr.rkey()).compareAdd(add), 8);
+        post(new SendWorkRequest().wrId(wrId).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD)
+            .remoteAddress(b.mr.address() + offset).rkey(b.mr.rkey()).compareAdd(add), 8);
     }
 
     private void post(SendWorkRequest wr, int length) {

@@ -129,9 +129,9 @@ final class WhyWriter {
                 + " B): one packet, ONLY (9.7.4.1.2)" + wrap;
             case FIRST -> {
                 int[] message = message(f);
-                yield (what.startsWith("R") ? "an " : "a ") + what + " of " + message[1] + " B is more than one path MTU (" + mtu + " B): it goes in "
-                    + message[0] + " packets with consecutive PSNs; FIRST carries the first " + h.payload()
-                    + " B (9.7.4.1.2)" + wrap;
+                yield (what.startsWith("R") ? "an " : "a ") + what + " of " + message[1]
+                    + " B is more than one path MTU (" + mtu + " B): it goes in " + message[0]
+                    + " packets with consecutive PSNs; FIRST carries the first " + h.payload() + " B (9.7.4.1.2)" + wrap;
             }
             case MIDDLE -> "MIDDLE: a full path MTU of " + h.payload() + " B; no AckReq, an ACK is not needed "
                 + "in the middle of a message" + wrap;

@@ -41,7 +41,8 @@ class LessonCommandTest {
         CommandRunner m = CommandRunner.run("lesson", "--mermaid", "lost-packet");
         assertEquals(ExitStatus.OK, m.status(), m.transcript());
         assertTrue(m.out().startsWith("sequenceDiagram\n"), m.out());
-        assertTrue(m.out().contains("B-->>A: 5 0.000001 s RC_ACKNOWLEDGE psn 257 msn 0 NAK PSN sequence error"), m.out());
+        assertTrue(m.out().contains("B-->>A: 5 0.000001 s RC_ACKNOWLEDGE psn 257 msn 0 NAK PSN sequence error"),
+            m.out());
         CommandRunner d = CommandRunner.run("lesson", "--markdown", "lost-packet");
         assertEquals(LessonPrinter.markdown(LessonRun.of(Catalogue.find("lost-packet").orElseThrow())), d.out());
         assertTrue(d.out().contains("```mermaid\nsequenceDiagram\n"), d.out());
