@@ -23,8 +23,8 @@ final class WhyWriter {
     private static final class Requester {
         boolean started;
         int maxPsn;
-        /** The first PSN the fabric lost and the requester has not sent again, or -1. */
-        int lostPsn = -1;
+        /** The PSN the responder expects next (its ePSN), as the packets that reached it say. */
+        int expected;
         /** The PSNs of SENDs and WRITEs that asked for an ACK and have had none yet, each once. */
         final List<Integer> askedForAck = new ArrayList<>();
         /** The READ in progress: its first PSN, bytes, and the response PSN the requester needs next. */
@@ -48,6 +48,8 @@ final class WhyWriter {
         this.setup = setup;
         this.frames = frames;
         this.events = events;
+        requesters[0].expected = setup.psnA();
+        requesters[1].expected = setup.psnB();
     }
 
     /** The lines under each frame, in frame order. */
@@ -70,22 +72,17 @@ final class WhyWriter {
     private String request(WireFrame f, Heard h) {
         Requester r = requesters[f.fromA() ? 0 : 1];
         int psn = h.psn();
+        Operation op = h.info().operation();
+        int span = op == Operation.RDMA_READ_REQUEST ? responsePackets(h.dmaLength()) : 1;
         String why;
         if (r.started && Psn.diff(psn, r.maxPsn) <= 0) {
             why = resent(f, h, r);
-            if (r.lostPsn == psn) {
-                r.lostPsn = -1;
-            }
         } else {
             why = first(f, h);
             r.started = true;
-            r.maxPsn = h.info().operation() == Operation.RDMA_READ_REQUEST
-                ? Psn.add(psn, responsePackets(h.dmaLength()) - 1) : psn;
-            if (r.lostPsn >= 0 && f.lost() == null) {
-                why += "; B still expects PSN " + r.lostPsn + ", so it drops this one unexecuted (9.7.5.1.2)";
-            }
+            r.maxPsn = Psn.add(psn, span - 1);
         }
-        if (h.info().operation() == Operation.RDMA_READ_REQUEST) {
+        if (op == Operation.RDMA_READ_REQUEST) {
             r.resumes = r.readPsn >= 0 && Psn.diff(psn, r.readPsn) > 0 && Psn.diff(psn, r.maxPsn) <= 0
                 ? (r.resumes >= 0 ? r.resumes : r.readPsn) : -1;
             r.readLength = h.dmaLength();
@@ -93,11 +90,23 @@ final class WhyWriter {
             r.nextResponse = psn;
             r.responseLost = false;
         }
-        if (f.lost() != null && r.lostPsn < 0) {
-            r.lostPsn = psn;
+        if (f.lost() != null) {
+            return why;
         }
-        boolean answeredByAck = h.info().operation() == Operation.SEND || h.info().operation() == Operation.RDMA_WRITE;
-        if (h.ackReq() && answeredByAck && f.lost() == null && r.lostPsn < 0 && !r.askedForAck.contains(psn)) {
+        int ahead = Psn.diff(psn, r.expected);
+        if (ahead > 0) {
+            return why + "; B still expects PSN " + r.expected + ", so it drops this one unexecuted (9.7.5.1.2)";
+        }
+        if (ahead < 0) {
+            return why + "; B has had PSN " + psn + " already: " + switch (op) {
+                case RDMA_READ_REQUEST -> "a READ is simply executed again from the PSN it names";
+                case FETCH_ADD, COMPARE_SWAP -> "an atomic is answered from the replay record, never executed twice";
+                default -> "a repeat is not executed again, only acknowledged if it asks";
+            } + " (9.7.5.1.3)";
+        }
+        r.expected = Psn.add(psn, span);
+        boolean answeredByAck = op == Operation.SEND || op == Operation.RDMA_WRITE;
+        if (h.ackReq() && answeredByAck && !r.askedForAck.contains(psn)) {
             r.askedForAck.add(psn);
         }
         return why;
@@ -131,7 +140,8 @@ final class WhyWriter {
                 int[] message = message(f);
                 yield (what.startsWith("R") ? "an " : "a ") + what + " of " + message[1]
                     + " B is more than one path MTU (" + mtu + " B): it goes in " + message[0]
-                    + " packets with consecutive PSNs; FIRST carries the first " + h.payload() + " B (9.7.4.1.2)" + wrap;
+                    + " packets with consecutive PSNs; FIRST carries the first " + h.payload() + " B (9.7.4.1.2)"
+                    + wrap;
             }
             case MIDDLE -> "MIDDLE: a full path MTU of " + h.payload() + " B; no AckReq, an ACK is not needed "
                 + "in the middle of a message" + wrap;
@@ -230,6 +240,7 @@ final class WhyWriter {
         int syndrome = h.syndrome();
         AethKind kind = AethSyndrome.kind(syndrome);
         if (kind == AethKind.RNR_NAK) {
+            r.expected = h.psn(); // nothing was executed: B still expects the SEND
             long ns = AethSyndrome.rnrTimerNs(AethSyndrome.value(syndrome));
             return "RNR NAK: the SEND of PSN " + h.psn() + " found no receive WQE at B, so nothing was executed; its "
                 + "timer code " + AethSyndrome.value(syndrome) + " tells A to wait " + duration(ns)
