@@ -20,7 +20,8 @@ final class Catalogue {
             ONLY, whose AckReq bit asks B to acknowledge. B places the bytes in its receive buffer, completes \
             the receive and answers with an ACK naming the PSN it received; A completes the send when the \
             ACK arrives. Every request PSN A sends counts up from the PSN A's QP was given (256 here); B's QP \
-            was told to expect it.""",
+            was told to expect it. QP numbers are per device: each side's QP is the first its device hands \
+            out, 0x000011, and a packet names only the QP it is for.""",
             """
             An RC message is acknowledged by PSN, not by message: the ACK says "everything up to this PSN \
             arrived in order". The MSN in the ACK counts the messages B has completed.""",
