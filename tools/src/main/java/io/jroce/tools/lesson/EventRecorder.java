@@ -34,13 +34,6 @@ final class EventRecorder implements ProtocolEvents {
     }
 
     @Override
-    public void nakSent(int qpn, int psn, int syndrome) {
-        if (recording) {
-            events.add(new QpEvent.NakSent(fabric.nowNs(), atA, psn, syndrome));
-        }
-    }
-
-    @Override
     public void retransmission(int qpn, int fromPsn, RetransmitCause cause, int retriesLeft) {
         if (recording) {
             events.add(new QpEvent.Retransmission(fabric.nowNs(), atA, fromPsn, cause, retriesLeft));

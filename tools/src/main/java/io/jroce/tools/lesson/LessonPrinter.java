@@ -54,7 +54,7 @@ final class LessonPrinter {
         List<WireFrame> frames = run.frames();
         for (int i = 0; i < frames.size(); i++) {
             WireFrame f = frames.get(i);
-            Heard h = Heard.of(f);
+            FrameFields h = FrameFields.of(f);
             sb.append(f.number()).append(". `").append(h.info().name()).append(" psn ").append(h.psn())
                 .append("`, ").append(f.fromA() ? "A to B" : "B to A").append(": ");
             List<String> lines = run.whys().get(i);

@@ -20,10 +20,6 @@ sealed interface QpEvent {
     record RnrWait(long timeNs, boolean atA, int psn, long delayNs) implements QpEvent {
     }
 
-    /** The responder sent a NAK or RNR NAK for {@code psn}. */
-    record NakSent(long timeNs, boolean atA, int psn, int syndrome) implements QpEvent {
-    }
-
     /** The QP changed state by itself (the protocol's doing, not a Modify QP of the lesson's). */
     record StateChanged(long timeNs, boolean atA, QpState from, QpState to) implements QpEvent {
     }

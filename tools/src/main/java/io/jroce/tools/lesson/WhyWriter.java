@@ -56,7 +56,7 @@ final class WhyWriter {
     List<List<String>> write() {
         List<List<String>> out = new ArrayList<>();
         for (WireFrame f : frames) {
-            Heard h = Heard.of(f);
+            FrameFields h = FrameFields.of(f);
             List<String> lines = new ArrayList<>();
             lines.add("why: " + (h.mad() != null ? CmWhy.of(h.mad(), f.fromA())
                 : h.info().isRequest() ? request(f, h) : response(f, h)));
@@ -69,7 +69,7 @@ final class WhyWriter {
         return out;
     }
 
-    private String request(WireFrame f, Heard h) {
+    private String request(WireFrame f, FrameFields h) {
         Requester r = requesters[f.fromA() ? 0 : 1];
         int psn = h.psn();
         Operation op = h.info().operation();
@@ -113,7 +113,7 @@ final class WhyWriter {
     }
 
     /** Why a request goes out the first time. */
-    private String first(WireFrame f, Heard h) {
+    private String first(WireFrame f, FrameFields h) {
         int mtu = setup.mtu().bytes();
         String ask = h.ackReq() ? "; AckReq: the last packet of a message asks B to acknowledge (9.7.5.1.1)" : "";
         return switch (h.info().operation()) {
@@ -128,7 +128,7 @@ final class WhyWriter {
     }
 
     /** A SEND or WRITE packet's place in its message. */
-    private String segment(WireFrame f, Heard h, int mtu) {
+    private String segment(WireFrame f, FrameFields h, int mtu) {
         String what = h.info().operation() == Operation.SEND ? "SEND" : "RDMA WRITE";
         Position pos = h.info().position();
         String wrap = h.psn() == 0 ? "; PSN 0 follows 16777215: PSNs are 24 bits and wrap around, and both ends "
@@ -159,7 +159,7 @@ final class WhyWriter {
             if (f.fromA() != first.fromA()) {
                 continue;
             }
-            Heard h = Heard.of(f);
+            FrameFields h = FrameFields.of(f);
             if (!h.info().isRequest() || (psn >= 0 && h.psn() != Psn.next(psn))) {
                 continue;
             }
@@ -174,7 +174,7 @@ final class WhyWriter {
     }
 
     /** Why a request goes out again. */
-    private String resent(WireFrame f, Heard h, Requester r) {
+    private String resent(WireFrame f, FrameFields h, Requester r) {
         QpEvent.Retransmission cause = lastRetransmission(f);
         String again = h.info().operation() == Operation.RDMA_READ_REQUEST
             ? "the READ asked again from PSN " + h.psn() + " for its last " + h.dmaLength() + " B"
@@ -222,7 +222,7 @@ final class WhyWriter {
         return last;
     }
 
-    private String response(WireFrame f, Heard h) {
+    private String response(WireFrame f, FrameFields h) {
         Requester r = requesters[f.fromA() ? 1 : 0];
         String why = switch (h.info().operation()) {
             case RDMA_READ_RESPONSE -> readResponse(h, r, f.lost() != null);
@@ -236,7 +236,7 @@ final class WhyWriter {
         return why;
     }
 
-    private String acknowledge(WireFrame f, Heard h, Requester r) {
+    private String acknowledge(WireFrame f, FrameFields h, Requester r) {
         int syndrome = h.syndrome();
         AethKind kind = AethSyndrome.kind(syndrome);
         if (kind == AethKind.RNR_NAK) {
@@ -244,7 +244,7 @@ final class WhyWriter {
             long ns = AethSyndrome.rnrTimerNs(AethSyndrome.value(syndrome));
             return "RNR NAK: the SEND of PSN " + h.psn() + " found no receive WQE at B, so nothing was executed; its "
                 + "timer code " + AethSyndrome.value(syndrome) + " tells A to wait " + duration(ns)
-                + " before sending it again (9.7.5.2.8)";
+                + " before sending it again (9.7.5.2.8)" + rnrWait(f);
         }
         if (kind == AethKind.NAK) {
             NakCode code = AethSyndrome.nakCode(syndrome);
@@ -269,7 +269,17 @@ final class WhyWriter {
             + " asked for an ACK (9.7.5.1.1); " + msn;
     }
 
-    private String readResponse(Heard h, Requester r, boolean lost) {
+    /** What A's requester said it would wait, after the RNR NAK {@code f}. */
+    private String rnrWait(WireFrame f) {
+        for (QpEvent e : events) {
+            if (e instanceof QpEvent.RnrWait w && w.atA() != f.fromA() && w.timeNs() >= f.timeNs()) {
+                return "; A's requester arms its RNR timer for " + duration(w.delayNs());
+            }
+        }
+        return "";
+    }
+
+    private String readResponse(FrameFields h, Requester r, boolean lost) {
         int mtu = setup.mtu().bytes();
         int index = Psn.diff(h.psn(), r.readPsn) + 1;
         String why = "response " + index + " of " + responsePackets(r.readLength) + " to the READ of PSN " + r.readPsn
@@ -290,7 +300,7 @@ final class WhyWriter {
         return why;
     }
 
-    private static String atomicAck(Heard h, Requester r) {
+    private static String atomicAck(FrameFields h, Requester r) {
         if (!r.atomicsAnswered.add(h.psn())) {
             return "B executed the atomic of PSN " + h.psn() + " once already: it answers the repeat from its replay "
                 + "record with the same original value " + h.original() + " and adds nothing again (9.7.5.1.3)";

@@ -32,19 +32,19 @@ import org.junit.jupiter.api.Test;
 /**
  * Every lesson prints the same twice in one JVM and what its golden file holds, and shows its
  * mechanism in its packets: the assertions read the frames back with the stack's flyweights
- * ({@link Heard}) and the QP events, and the printed ladder for the lines a learner reads.
+ * ({@link FrameFields}) and the QP events, and the printed ladder for the lines a learner reads.
  */
 class LessonsTest {
     static final Path GOLDEN = Path.of("src/test/resources/lessons");
 
     /** One lesson run with everything it prints. */
-    private record Printed(LessonRun run, List<Heard> heard, String text) {
+    private record Printed(LessonRun run, List<FrameFields> heard, String text) {
         static Printed of(String name) {
             LessonRun run = LessonRun.of(Catalogue.find(name).orElseThrow());
-            return new Printed(run, run.frames().stream().map(Heard::of).toList(), LessonsTest.text(run));
+            return new Printed(run, run.frames().stream().map(FrameFields::of).toList(), LessonsTest.text(run));
         }
 
-        Heard frame(int number) {
+        FrameFields frame(int number) {
             return heard.get(number - 1);
         }
 
@@ -134,8 +134,8 @@ class LessonsTest {
     void segmentationCutsTheMessageAtThePathMtu() {
         Printed p = Printed.of("segmentation");
         assertEquals(List.of("RC_SEND_FIRST 256", "RC_SEND_MIDDLE 257", "RC_SEND_LAST 258"), p.requests(), p.text);
-        assertEquals(List.of(1024, 1024, 452), p.heard.subList(0, 3).stream().map(Heard::payload).toList());
-        assertEquals(List.of(false, false, true), p.heard.subList(0, 3).stream().map(Heard::ackReq).toList(),
+        assertEquals(List.of(1024, 1024, 452), p.heard.subList(0, 3).stream().map(FrameFields::payload).toList());
+        assertEquals(List.of(false, false, true), p.heard.subList(0, 3).stream().map(FrameFields::ackReq).toList(),
             "only the LAST asks for an ACK");
         assertEquals(4, p.heard.size());
         assertEquals(258, p.frame(4).psn(), "one ACK, for the LAST");
@@ -162,7 +162,7 @@ class LessonsTest {
     void aLostPacketDrawsASequenceErrorNakAndAGoBackN() {
         Printed p = Printed.of("lost-packet");
         assertEquals("drop the first SEND MIDDLE", p.wire(2).lost());
-        Heard nak = p.frame(5);
+        FrameFields nak = p.frame(5);
         assertEquals(Opcode.RC_ACKNOWLEDGE, nak.info().opcode());
         assertEquals(AethKind.NAK, AethSyndrome.kind(nak.syndrome()));
         assertEquals(NakCode.PSN_SEQUENCE_ERROR, AethSyndrome.nakCode(nak.syndrome()));
@@ -194,7 +194,7 @@ class LessonsTest {
     @Test
     void anRnrNakIsWaitedOutThenTheSendIsRetried() {
         Printed p = Printed.of("rnr");
-        Heard rnr = p.frame(2);
+        FrameFields rnr = p.frame(2);
         assertEquals(AethKind.RNR_NAK, AethSyndrome.kind(rnr.syndrome()));
         assertEquals(12, AethSyndrome.value(rnr.syndrome()));
         assertEquals(List.of("RC_SEND_ONLY 256", "RC_SEND_ONLY 256"), p.requests());
@@ -207,14 +207,14 @@ class LessonsTest {
     @Test
     void aLostReadResponseIsAnImpliedNakAndTheReadResumesAtTheGap() {
         Printed p = Printed.of("lost-read-response");
-        assertEquals(List.of(256, 257, 258, 259), p.heard.subList(1, 5).stream().map(Heard::psn).toList());
+        assertEquals(List.of(256, 257, 258, 259), p.heard.subList(1, 5).stream().map(FrameFields::psn).toList());
         assertEquals("drop the second READ response", p.wire(3).lost());
-        Heard again = p.frame(6);
+        FrameFields again = p.frame(6);
         assertEquals(Opcode.RC_RDMA_READ_REQUEST, again.info().opcode());
         assertEquals(257, again.psn());
         assertEquals(3072, again.dmaLength(), "the rest of the READ");
         assertEquals(RetransmitCause.IMPLIED_NAK, p.retransmissions().get(0).cause());
-        assertEquals(List.of(257, 258, 259), p.heard.subList(6, 9).stream().map(Heard::psn).toList());
+        assertEquals(List.of(257, 258, 259), p.heard.subList(6, 9).stream().map(FrameFields::psn).toList());
         assertTrue(p.text.contains("va 0x20400 rkey 0x0000b0b0 len 3072"), p.text);
         assertTrue(p.text.contains("* retransmission triggered by an implied NAK"), p.text);
         assertTrue(p.why(4).get(0).contains("implied NAK (C9-113)"), p.why(4).toString());

@@ -21,12 +21,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * @param add      the AtomicETH's add (or swap) operand
  * @param mad      the payload of a datagram to QP1 (a MAD of the GSI), else null
  */
-record Heard(OpcodeInfo info, int psn, boolean ackReq, int payload, int syndrome, int msn, long dmaLength,
+record FrameFields(OpcodeInfo info, int psn, boolean ackReq, int payload, int syndrome, int msn, long dmaLength,
              long original, long add, byte[] mad) {
     /** The General Services Interface's QP, which carries the CM's MADs. */
     static final int GSI_QPN = 1;
 
-    static Heard of(WireFrame f) {
+    static FrameFields of(WireFrame f) {
         RocePacket p = new RocePacket();
         ParseResult r = p.wrap(new UnsafeBuffer(f.roce()), 0, f.roce().length - IcrcCalculator.ICRC_LENGTH);
         if (r != ParseResult.OK) {
@@ -34,7 +34,7 @@ record Heard(OpcodeInfo info, int psn, boolean ackReq, int payload, int syndrome
         }
         OpcodeInfo info = p.info();
         boolean aeth = info.has(ExtensionHeader.AETH);
-        return new Heard(info, p.bth().psn(), p.bth().ackRequest(), p.payloadLength(),
+        return new FrameFields(info, p.bth().psn(), p.bth().ackRequest(), p.payloadLength(),
             aeth ? p.aeth().syndrome() : -1, aeth ? p.aeth().msn() : -1,
             info.has(ExtensionHeader.RETH) ? p.reth().dmaLength() : -1,
             info.has(ExtensionHeader.ATOMIC_ACK_ETH) ? p.atomicAckEth().originalRemoteData() : 0,
