@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -56,7 +57,7 @@ record LessonRun(Lesson lesson, int qpnA, int qpnB, List<WireFrame> frames, List
         for (QpEvent e : events) {
             String text = EventText.of(e);
             if (text != null) {
-                lines.add(String.format(java.util.Locale.ROOT, "%.6f s  %s", (e.timeNs() - start) / 1e9, text));
+                lines.add(String.format(Locale.ROOT, "%.6f s  %s", (e.timeNs() - start) / 1e9, text));
             }
         }
         return lines;

@@ -10,6 +10,7 @@ import io.jroce.stack.wire.Psn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -320,8 +321,8 @@ final class WhyWriter {
     /** A duration as a person reads it: 1.280 ms, 67.109 ms, 640 us. */
     static String duration(long ns) {
         if (ns >= 1_000_000) {
-            return String.format(java.util.Locale.ROOT, "%.3f ms", ns / 1e6);
+            return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);
         }
-        return String.format(java.util.Locale.ROOT, "%.3f us", ns / 1e3);
+        return String.format(Locale.ROOT, "%.3f us", ns / 1e3);
     }
 }

@@ -14,6 +14,7 @@ import io.jroce.stack.wire.AethKind;
 import io.jroce.stack.wire.AethSyndrome;
 import io.jroce.stack.wire.NakCode;
 import io.jroce.stack.wire.Opcode;
+import io.jroce.tools.explain.CaptureExplanation;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.WcStatus;
 import java.io.ByteArrayOutputStream;
@@ -25,9 +26,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every lesson prints the same twice in one JVM and what its golden file holds, and shows its
@@ -111,7 +112,7 @@ class LessonsTest {
         }
         assertEquals(p.run.frames().size(), p.run.explanation().packets(), "explain decodes every frame of " + name);
         assertEquals(p.run.frames().size(),
-            io.jroce.tools.explain.CaptureExplanation.of(name, p.run.pcap()).packets());
+            CaptureExplanation.of(name, p.run.pcap()).packets());
     }
 
     @Test
