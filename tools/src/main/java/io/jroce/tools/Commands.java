@@ -5,6 +5,7 @@ import io.jroce.tools.cmtime.CmtimeCommand;
 import io.jroce.tools.demo.DemoCommand;
 import io.jroce.tools.devinfo.DevinfoCommand;
 import io.jroce.tools.explain.ExplainCommand;
+import io.jroce.tools.lesson.LessonCommand;
 import io.jroce.tools.mckey.MckeyCommand;
 import io.jroce.tools.pingpong.PingpongCommand;
 import io.jroce.tools.rdmaep.RdmaClientCommand;
@@ -34,6 +35,7 @@ public final class Commands {
         all.add(new CmtimeCommand());
         all.add(new MckeyCommand());
         all.add(new ExplainCommand());
+        all.add(new LessonCommand());
         return List.copyOf(all);
     }
 

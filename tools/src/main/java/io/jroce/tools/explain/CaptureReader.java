@@ -7,6 +7,7 @@ import io.jroce.stack.pcap.RoceFrame;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.stack.wire.RoceV2;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -48,6 +49,19 @@ final class CaptureReader {
         } catch (IOException e) {
             throw new CaptureException(file + ": " + (e.getMessage() != null ? e.getMessage() : e.toString()));
         }
+        return read(file.toString(), records);
+    }
+
+    /** A capture held in memory ({@code jroce lesson} makes its own), named {@code name}. */
+    Capture read(String name, byte[] pcap) throws CaptureException {
+        try {
+            return read(name, PcapReader.read(new ByteArrayInputStream(pcap)));
+        } catch (IOException e) {
+            throw new CaptureException(name + ": " + e.getMessage());
+        }
+    }
+
+    private Capture read(String name, List<PcapReader.Record> records) {
         List<Decoded> decoded = new ArrayList<>();
         for (PcapReader.Record r : records) {
             decode(r, decoded);
@@ -58,7 +72,7 @@ final class CaptureReader {
             packets.add(d.toPacket(packets.size(), listening));
         }
         long start = records.isEmpty() ? 0 : records.get(0).timestampNs();
-        return new Capture(file.toString(), records.size(), packets, skipped, start);
+        return new Capture(name, records.size(), packets, skipped, start);
     }
 
     private void decode(PcapReader.Record r, List<Decoded> out) {
