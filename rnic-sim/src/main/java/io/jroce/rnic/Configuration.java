@@ -64,6 +64,11 @@ public final class Configuration {
     /** Without {@link #MEMORY_BUDGET_PROP_NAME}, the budget is the maximum heap divided by this. */
     public static final int MEMORY_BUDGET_HEAP_DIVISOR = 2;
 
+    /** {@value}: whether an open device appears in the platform MBean server with its counters. */
+    public static final String JMX_PROP_NAME = "jroce.jmx";
+    /** The default of {@link #JMX_PROP_NAME}: on. */
+    public static final boolean JMX_DEFAULT = true;
+
     /** {@value} (test suite): replay this one seed of the seeded fabric tests. */
     public static final String SEED_PROP_NAME = "jroce.seed";
 
@@ -112,6 +117,8 @@ public final class Configuration {
         new Property(MEMORY_BUDGET_PROP_NAME, "1/" + MEMORY_BUDGET_HEAP_DIVISOR + " of the maximum heap",
             "heap bytes (k, m, g suffixes) a device's QP, SRQ and CQ queues may take; creation beyond fails with "
                 + "ResourceLimitException"),
+        new Property(JMX_PROP_NAME, String.valueOf(JMX_DEFAULT),
+            "an open device is an MBean, io.jroce:type=RdmaDevice,name=NAME, with its counters as attributes"),
         new Property(SEED_PROP_NAME, "unset", "test suite: replay this one seed of the seeded fabric tests"),
         new Property(SEEDS_PROP_NAME, String.valueOf(SEEDS_DEFAULT), "test suite: seeds the seeded fabric tests run"),
         new Property(SEED_BASE_PROP_NAME, String.valueOf(SEED_BASE_DEFAULT), "test suite: first seed of the seeded fabric tests"),
@@ -131,6 +138,16 @@ public final class Configuration {
      */
     public static boolean gso() {
         return bool(GSO_PROP_NAME, GSO_DEFAULT);
+    }
+
+    /**
+     * Whether an open device registers its JMX MBean by default.
+     *
+     * @return {@link #JMX_PROP_NAME}, or its default
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
+    public static boolean jmx() {
+        return bool(JMX_PROP_NAME, JMX_DEFAULT);
     }
 
     /**

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.LoggerFactory;
+
 import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
 import io.jroce.rnic.events.ProtocolEvents;
+import io.jroce.rnic.jmx.DeviceMBean;
+import io.jroce.rnic.jmx.DeviceMBeans;
 import io.jroce.rnic.runtime.EventLoopIoContext;
 import io.jroce.rnic.runtime.FabricIoContext;
 import io.jroce.rnic.runtime.DelayedSends;
@@ -91,6 +95,7 @@ public final class SoftRnic {
         private boolean busyPoll = Configuration.busyPoll();
         private long memoryBudget = Configuration.memoryBudget();
         private ProtocolEvents protocolEvents;
+        private boolean jmx = Configuration.jmx();
         private ProgressMode progressMode = Configuration.progressMode();
         private long fallbackAfterNs = TimeUnit.MICROSECONDS.toNanos(Configuration.invokerFallbackAfterUs());
 
@@ -241,6 +246,36 @@ public final class SoftRnic {
         }
 
         /**
+         * Whether the device appears in the platform MBean server while it is open, as
+         * {@code io.jroce:type=RdmaDevice,name=NAME} with its counters as attributes (default
+         * {@code -Djroce.jmx}, else on; docs/configuration.md, "JMX").
+         *
+         * @param on whether to register the device's MBean
+         * @return this builder
+         */
+        public Builder jmx(boolean on) {
+            this.jmx = on;
+            return this;
+        }
+
+        /**
+         * The device's MBean, registered while it is open when {@link #jmx} is on. A modular
+         * application that did not resolve java.management (jroce's RNIC is an automatic module,
+         * which declares no requires) cannot load the MBean's classes: the device opens without one.
+         */
+        private SoftDevice withMBean(SoftDevice device, Counters counters) {
+            if (jmx) {
+                try {
+                    device.onClose(DeviceMBeans.register(name, new DeviceMBean(device, counters, activeMtu.bytes())));
+                } catch (LinkageError e) {
+                    LoggerFactory.getLogger(SoftRnic.class).warn("device {}: no JMX MBean (is the java.management "
+                        + "module resolved?): {}", name, e.toString());
+                }
+            }
+            return device;
+        }
+
+        /**
          * Which thread does the device's work (default {@code -Djroce.progress}, else
          * {@link ProgressMode#EVENT_LOOP}): its own I/O thread, or in {@link ProgressMode#INVOKER}
          * the application's threads as they poll, post and call {@link RdmaDevice#progress()},
@@ -347,7 +382,7 @@ public final class SoftRnic {
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.
             CmDevices.register(device, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort);
-            return device;
+            return withMBean(device, counters);
         }
 
         /**
@@ -429,7 +464,7 @@ public final class SoftRnic {
                 device.onClose(delayed::close);
             }
             CmDevices.register(device, cmPort == 0 ? AddressVector.ROCE_V2_PORT : cmPort);
-            return device;
+            return withMBean(device, counters);
         }
 
         /**
@@ -452,7 +487,7 @@ public final class SoftRnic {
             SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters,
                 memoryBudget, events());
             fabric.addTicker(device::onTimer);
-            return device;
+            return withMBean(device, counters);
         }
     }
 }
