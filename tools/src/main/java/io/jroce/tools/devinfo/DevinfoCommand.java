@@ -34,7 +34,7 @@ public final class DevinfoCommand implements Command {
         DeviceOptions d = options.device();
         try (RdmaDevice device = d.open()) {
             out.print(DevinfoPrinter.format(device.name(), device.queryDevice(), device.queryPort(), device.gids(),
-                device.counters(), options.verbose()));
+                device.counters(), options.verbose(), options.counters()));
             return ExitStatus.OK;
         } catch (TransportException e) {
             DeviceOpenFailure.report("devinfo", e, d.udpPort(), d.binds(), err);

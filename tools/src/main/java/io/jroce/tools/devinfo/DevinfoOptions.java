@@ -13,12 +13,13 @@ import java.util.List;
 /**
  * What {@code jroce devinfo} was asked for.
  *
- * @param verbose also the device attributes, the GID table and the counters
+ * @param verbose  also the device attributes and the GID table, as ibv_devinfo -v
+ * @param counters also the device's counters, after the port (ibv_devinfo has no such section)
  * @param device  the device to open: -d, --bind, --udp-port (or --port), --pcap
  */
-record DevinfoOptions(boolean verbose, DeviceOptions device) {
+record DevinfoOptions(boolean verbose, boolean counters, DeviceOptions device) {
     static final String USAGE = """
-        usage: jroce devinfo [-d NAME] [-v] [--bind ADDR ...] [--udp-port N] [--pcap FILE]
+        usage: jroce devinfo [-d NAME] [-v] [-c] [--bind ADDR ...] [--udp-port N] [--pcap FILE]
 
         Opens a jroce device and prints its attributes as ibv_devinfo prints an RDMA device's.
         The device binds a UDP socket for each address while it is open: another jroce (or the
@@ -26,7 +27,8 @@ record DevinfoOptions(boolean verbose, DeviceOptions device) {
 
         options:
           -d, --ib-dev NAME  name of the device (default jroce0)
-          -v, --verbose      also print the device attributes, the GID table and the counters
+          -v, --verbose      also print all the device's attributes and its GID table
+          -c, --counters     also print the device's counters, after its port
           --bind ADDR        IP address of the device, repeatable: one GID each (default 127.0.0.1)
           --udp-port N       UDP port (default 4791); --port N is the same
           --pcap FILE        capture what the device sends and receives while open (pcap)
@@ -35,14 +37,16 @@ record DevinfoOptions(boolean verbose, DeviceOptions device) {
     static DevinfoOptions parse(List<String> args) throws UsageException {
         DeviceOptions.Parser device = new DeviceOptions.Parser();
         boolean[] verbose = {false};
+        boolean[] counters = {false};
         List<OptionSpec> table = new ArrayList<>(List.of(
             value('d', "ib-dev", (o, v) -> device.name(v)),
-            flag('v', "verbose", () -> verbose[0] = true)));
+            flag('v', "verbose", () -> verbose[0] = true),
+            flag('c', "counters", () -> counters[0] = true)));
         table.addAll(device.localOptions());
         table.add(device.udpPortAlias("port"));
         new Getopt(table, (o, operand) -> {
             throw Getopt.unknown(operand);
         }).parse(args);
-        return new DevinfoOptions(verbose[0], device.build());
+        return new DevinfoOptions(verbose[0], counters[0], device.build());
     }
 }
