@@ -39,6 +39,7 @@ public final class DevinfoComparison {
         m.put("max_srq_sge", "an SRQ takes max_sge entries, as a QP");
         m.put("max_pkeys", "jroce has the one default P_Key its pkey_tbl_len says");
         m.put("device_cap_flags_ex", "the same bits as device_cap_flags");
+        m.put("active_mtu", "rxe derives it from its netdev's MTU (1500 bytes in the guest), jroce from its link MTU setting");
         m.put("max_msg_sz", "jroce takes the IBTA's 2^31 bytes, rxe 8 MiB");
         m.put("gid_tbl_len", "jroce's GID table holds the addresses it is given (DeviceLimits.GID_TABLE_LENGTH)");
         m.put("GID[  0]", "the devices' own addresses");
