@@ -4,6 +4,7 @@ import static io.jroce.tools.getopt.OptionSpec.flag;
 import static io.jroce.tools.getopt.OptionSpec.value;
 
 import io.jroce.tools.DeviceOptions;
+import io.jroce.tools.DeviceRegistry;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import io.jroce.tools.getopt.OptionSpec;
@@ -15,22 +16,24 @@ import java.util.List;
  *
  * @param verbose  also the device attributes and the GID table, as ibv_devinfo -v
  * @param counters also the device's counters, after the port (ibv_devinfo has no such section)
- * @param device  the device to open: -d, --bind, --udp-port (or --port), --pcap
+ * @param devices  the devices to open: the one -d, --bind or --udp-port (or --port) chose, else
+ *                 every device of the registry, as ibv_devinfo prints every device
  */
-record DevinfoOptions(boolean verbose, boolean counters, DeviceOptions device) {
+record DevinfoOptions(boolean verbose, boolean counters, List<DeviceOptions> devices) {
     static final String USAGE = """
         usage: jroce devinfo [-d NAME] [-v] [-c] [--bind ADDR ...] [--udp-port N] [--pcap FILE]
 
-        Opens a jroce device and prints its attributes as ibv_devinfo prints an RDMA device's.
+        Opens each jroce device (the devices file defines them, docs/configuration.md; jroce0 on
+        127.0.0.1 without one), or the one -d names, and prints it as ibv_devinfo prints an RDMA device.
         The device binds a UDP socket for each address while it is open: another jroce (or the
         kernel's rxe) on the same address and port makes this fail; pick another with --udp-port.
 
         options:
-          -d, --ib-dev NAME  name of the device (default jroce0)
+          -d, --ib-dev NAME  only the device of this name (default: every device)
           -v, --verbose      also print all the device's attributes and its GID table
           -c, --counters     also print the device's counters, after its port
-          --bind ADDR        IP address of the device, repeatable: one GID each (default 127.0.0.1)
-          --udp-port N       UDP port (default 4791); --port N is the same
+          --bind ADDR        IP address of the device, repeatable: one GID each (default: the device's)
+          --udp-port N       UDP port (default: the device's, 4791 unless the file says); --port N too
           --pcap FILE        capture what the device sends and receives while open (pcap)
         """;
 
@@ -47,6 +50,10 @@ record DevinfoOptions(boolean verbose, boolean counters, DeviceOptions device) {
         new Getopt(table, (o, operand) -> {
             throw Getopt.unknown(operand);
         }).parse(args);
-        return new DevinfoOptions(verbose[0], counters[0], device.build());
+        if (device.chosen()) {
+            return new DevinfoOptions(verbose[0], counters[0], List.of(device.build()));
+        }
+        return new DevinfoOptions(verbose[0], counters[0],
+            DeviceRegistry.load().devices().stream().map(device::of).toList());
     }
 }

@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.tools.UnknownDeviceException;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.getopt.Getopt;
 import java.io.PrintStream;
@@ -9,11 +10,14 @@ import java.io.PrintStream;
  * complaint, then what each tool's main() prints when parser() fails (" Parser function exited with
  * Error", src/write_bw.c and the seven others). An unknown flag gets the lines of parser()'s default
  * case and the usage text first (src/perftest_parameters.c), after jroce's line naming the flag
- * (getopt's own line in the original).
+ * (getopt's own line in the original). A {@code -d} that names no device is reported as
+ * ctx_find_dev and main() report it.
  */
 final class ParserError {
     /** What every perftest tool's main() prints on stderr when parser() fails. */
     static final String AFTER = " Parser function exited with Error";
+    /** What main() prints when ctx_find_dev finds no device of the name -d gave. */
+    static final String NO_DEVICE = " Unable to find the Infiniband/RoCE device";
     /** parser()'s default case: the flag is not one of the tool's. */
     static final String INVALID_FLAG = " Invalid Command or flag.\n Please check command line and run again.\n\n";
 
@@ -27,6 +31,13 @@ final class ParserError {
      * @param e    what the parser refused; a message that starts with a space is perftest's own text
      */
     static void print(PerftestTool tool, UsageException e, PrintStream out, PrintStream err) {
+        if (e instanceof UnknownDeviceException u) {
+            // ctx_find_dev's line (src/perftest_resources.c), the devices that exist, then main()'s line
+            err.println("IB device " + u.deviceName() + " not found");
+            err.println(u.knownDevices());
+            err.println(NO_DEVICE);
+            return;
+        }
         String message = e.getMessage();
         if (message.startsWith(" ")) {
             err.println(message);
