@@ -1,5 +1,6 @@
 package io.jroce.tools;
 
+import io.jroce.rnic.Configuration;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.InvalidAttributeException;
@@ -27,7 +28,7 @@ public final class DeviceRegistry {
     /** The environment variable that names the device file. */
     public static final String ENV = "JROCE_DEVICES";
     /** The system property that names the device file (before {@value #ENV}). */
-    public static final String PROPERTY = "jroce.devices";
+    public static final String PROPERTY = Configuration.DEVICES_PROP_NAME;
     private static final String PORT_FIELD = "udp-port=";
 
     private final List<DeviceDefinition> devices;
