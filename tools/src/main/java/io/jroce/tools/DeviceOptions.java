@@ -189,12 +189,13 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         }
 
         /**
-         * Whether the command line chose one device: {@code -d}, {@code --bind} or {@code --udp-port}.
+         * Whether the command line is about one device: {@code -d}, {@code --bind}, {@code --udp-port},
+         * or {@code --pcap} (one capture file is one device's).
          *
          * @return false when the registry's devices are all there is to go by
          */
         public boolean chosen() {
-            return name != null || !binds.isEmpty() || udpPort != null;
+            return name != null || !binds.isEmpty() || udpPort != null || pcap != null;
         }
 
         private static ProgressMode progressMode(String value) throws UsageException {

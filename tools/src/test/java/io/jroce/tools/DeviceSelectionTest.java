@@ -64,6 +64,10 @@ class DeviceSelectionTest {
             CommandRunner one = CommandRunner.run("devinfo", "-d", "second");
             assertEquals(List.of("hca_id:\tsecond"), one.out().lines().filter(l -> l.startsWith("hca_id:")).toList(),
                 one.transcript());
+            // one capture file is one device's: the first, as without -d in every other command
+            CommandRunner captured = CommandRunner.run("devinfo", "--pcap", dir.resolve("d.pcap").toString());
+            assertEquals(List.of("hca_id:\tfirst"), captured.out().lines().filter(l -> l.startsWith("hca_id:")).toList(),
+                captured.transcript());
         } finally {
             if (before == null) {
                 System.clearProperty(DeviceRegistry.PROPERTY);

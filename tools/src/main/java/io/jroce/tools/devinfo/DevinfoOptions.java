@@ -16,7 +16,7 @@ import java.util.List;
  *
  * @param verbose  also the device attributes and the GID table, as ibv_devinfo -v
  * @param counters also the device's counters, after the port (ibv_devinfo has no such section)
- * @param devices  the devices to open: the one -d, --bind or --udp-port (or --port) chose, else
+ * @param devices  the devices to open: the one -d, --bind, --udp-port (or --port) or --pcap chose, else
  *                 every device of the registry, as ibv_devinfo prints every device
  */
 record DevinfoOptions(boolean verbose, boolean counters, List<DeviceOptions> devices) {
