@@ -5,6 +5,7 @@ import java.util.List;
 /** {@code -d} named a device that no device file defines; the message lists those it defines. */
 public final class UnknownDeviceException extends UsageException {
     private static final long serialVersionUID = 1L;
+    /** The name {@code -d} was given. */
     private final String deviceName;
 
     /**
