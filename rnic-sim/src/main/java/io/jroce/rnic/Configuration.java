@@ -92,6 +92,12 @@ public final class Configuration {
     /** The default of {@link #DUMP_TRACE_PROP_NAME}: off. */
     public static final boolean DUMP_TRACE_DEFAULT = false;
 
+    /**
+     * {@value}: the device file the tools' {@code -d} looks names up in, before the JROCE_DEVICES
+     * environment variable and ~/.config/jroce/devices (read by the tools' DeviceRegistry).
+     */
+    public static final String DEVICES_PROP_NAME = "jroce.devices";
+
     /** One property as docs/configuration.md lists it. */
     public record Property(String name, String defaultValue, String meaning) {
     }
@@ -119,6 +125,8 @@ public final class Configuration {
                 + "ResourceLimitException"),
         new Property(JMX_PROP_NAME, String.valueOf(JMX_DEFAULT),
             "an open device is an MBean, io.jroce:type=RdmaDevice,name=NAME, with its counters as attributes"),
+        new Property(DEVICES_PROP_NAME, "unset (then JROCE_DEVICES, then ~/.config/jroce/devices)",
+            "the file that defines the jroce devices every tool's -d names (see Devices below)"),
         new Property(SEED_PROP_NAME, "unset", "test suite: replay this one seed of the seeded fabric tests"),
         new Property(SEEDS_PROP_NAME, String.valueOf(SEEDS_DEFAULT), "test suite: seeds the seeded fabric tests run"),
         new Property(SEED_BASE_PROP_NAME, String.valueOf(SEED_BASE_DEFAULT), "test suite: first seed of the seeded fabric tests"),

@@ -71,7 +71,7 @@ class DeviceMBeanTest {
             assertEquals(a.device.counters().get("rcvd_pkts"), server.getAttribute(name, "rcvd_pkts"));
             assertEquals(3000L, server.getAttribute(name, "sent_bytes"));
 
-            // every counter devinfo -v prints is an attribute, and nothing else but the three above
+            // every counter devinfo -c prints is an attribute, and nothing else but the three above
             List<String> attributes = Arrays.stream(server.getMBeanInfo(name).getAttributes())
                 .map(MBeanAttributeInfo::getName).toList();
             assertEquals(a.device.counters().size() + 3, attributes.size());

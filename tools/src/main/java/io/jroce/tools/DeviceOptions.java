@@ -100,9 +100,9 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
 
     /** Collects the device options from a command line: {@link #options()} goes into the tool's table. */
     public static final class Parser {
-        private String name = DEFAULT_NAME;
+        private String name;
         private final List<String> binds = new ArrayList<>();
-        private int udpPort = AddressVector.ROCE_V2_PORT;
+        private Integer udpPort;
         private int peerUdpPort = -1;
         private Path pcap;
         private ProgressMode progress;
@@ -110,7 +110,7 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
             (spelling, value) -> udpPort = Getopt.integer(spelling, value, 1, 65535));
 
         /**
-         * The device's name, from the tool's {@code -d}.
+         * The device's name, from the tool's {@code -d}: a device of the {@link DeviceRegistry}.
          *
          * @param deviceName the name
          */
@@ -154,13 +154,48 @@ public record DeviceOptions(String name, List<String> binds, int udpPort, int pe
         }
 
         /**
-         * What was given, with the defaults: 127.0.0.1, UDP port 4791, the peer's port the same.
+         * The device {@code -d} names (the first of the {@link DeviceRegistry} without {@code -d}),
+         * with its addresses and UDP port unless {@code --bind} and {@code --udp-port} replace them;
+         * the peer's port is the device's unless {@code --peer-udp-port} says otherwise.
          *
          * @return the device options
+         * @throws UsageException the device file is wrong, or no device has the name
          */
-        public DeviceOptions build() {
-            return new DeviceOptions(name, binds.isEmpty() ? List.of(DEFAULT_BIND) : binds, udpPort,
-                peerUdpPort < 0 ? udpPort : peerUdpPort, pcap, progress);
+        public DeviceOptions build() throws UsageException {
+            return build(DeviceRegistry.load());
+        }
+
+        /**
+         * {@link #build()} against a registry given.
+         *
+         * @param registry the devices that exist
+         * @return the device options
+         * @throws UnknownDeviceException no device has the name {@code -d} gave
+         */
+        public DeviceOptions build(DeviceRegistry registry) throws UnknownDeviceException {
+            return of(name != null ? registry.get(name) : registry.first());
+        }
+
+        /**
+         * A device of the registry with what the command line gave (addresses, port, capture, mode).
+         *
+         * @param device the device
+         * @return the device options
+         */
+        public DeviceOptions of(DeviceDefinition device) {
+            int port = udpPort != null ? udpPort : device.udpPort();
+            return new DeviceOptions(device.name(), binds.isEmpty() ? device.addresses() : binds, port,
+                peerUdpPort < 0 ? port : peerUdpPort, pcap, progress);
+        }
+
+        /**
+         * Whether the command line is about one device: {@code -d}, {@code --bind}, {@code --udp-port},
+         * or {@code --pcap} (one capture file is one device's).
+         *
+         * @return false when the registry's devices are all there is to go by
+         */
+        public boolean chosen() {
+            return name != null || !binds.isEmpty() || udpPort != null || pcap != null;
         }
 
         private static ProgressMode progressMode(String value) throws UsageException {

@@ -25,6 +25,20 @@ package io.jroce.verbs;
  * @param maxMcastGrp         max_mcast_grp (multicast groups QPs of the device may attach to)
  * @param maxMcastQpAttach    max_mcast_qp_attach (QPs attached to one group)
  * @param maxTotalMcastQpAttach max_total_mcast_qp_attach (attachments of all groups together)
+ * @param sysImageGuid        sys_image_guid (one device per system image: the node GUID, as rxe reports)
+ * @param hardwareVersion     hw_ver
+ * @param deviceCapFlags      device_cap_flags: the bits of rdma-core's enum ibv_device_cap_flags
+ *                            (e.g. bit 12, IBV_DEVICE_RC_RNR_NAK_GEN, 0x1000)
+ * @param maxSgeRd            max_sge_rd (scatter entries of an RDMA READ)
+ * @param maxResRdAtom        max_res_rd_atom (READ/atomic resources of all QPs as responder)
+ * @param maxMw               max_mw (memory windows)
+ * @param maxAh               max_ah (address handles)
+ * @param maxSrq              max_srq (shared receive queues)
+ * @param maxSrqWr            max_srq_wr (work requests of one SRQ)
+ * @param maxSrqSge           max_srq_sge (scatter entries of an SRQ's work request)
+ * @param maxPkeys            max_pkeys (P_Key table entries)
+ * @param localCaAckDelay     local_ca_ack_delay: the responder's ACK delay as 4.096 us * 2^value
+ *                            (IBTA 9.7.6.1.3; CM REQ/REP target ACK delay)
  */
 public record DeviceAttributes(
     String firmwareVersion,
@@ -47,5 +61,17 @@ public record DeviceAttributes(
     int physPortCount,
     int maxMcastGrp,
     int maxMcastQpAttach,
-    int maxTotalMcastQpAttach) {
+    int maxTotalMcastQpAttach,
+    long sysImageGuid,
+    int hardwareVersion,
+    int deviceCapFlags,
+    int maxSgeRd,
+    int maxResRdAtom,
+    int maxMw,
+    int maxAh,
+    int maxSrq,
+    int maxSrqWr,
+    int maxSrqSge,
+    int maxPkeys,
+    int localCaAckDelay) {
 }

@@ -38,6 +38,25 @@ public final class DeviceLimits {
     public static final int MULTICAST_QPN = 0xFFFFFF;
     /** vendor_id, as rxe reports it. */
     public static final int VENDOR_ID = 0xFFFFFF;
+    /** max_res_rd_atom: every QP keeps its own max_qp_rd_atom READ/atomic resources as the responder. */
+    public static final int MAX_RES_RD_ATOM = MAX_QP * MAX_QP_RD_ATOM;
+    /** max_mw: memory windows take their keys from the memory regions' key space (KeyTable). */
+    public static final int MAX_MW = MAX_MR;
+    /** max_ah and max_srq: address handles and shared receive queues are not counted, so int's limit. */
+    public static final int UNCOUNTED = Integer.MAX_VALUE;
+    /** max_pkeys: the one default P_Key (0xFFFF), as pkey_tbl_len says. */
+    public static final int MAX_PKEYS = 1;
+    /** local_ca_ack_delay: the target ACK delay jroce's CM puts in its REQ and REP (4.096 us * 2^15). */
+    public static final int LOCAL_CA_ACK_DELAY = 15;
+    /**
+     * device_cap_flags, in rdma-core's enum ibv_device_cap_flags bits: what jroce does of it. Bad
+     * P_Key and Q_Key counters (drop_bad_pkey, drop_bad_qkey), the port-active async event, a system
+     * image GUID, RNR NAKs, memory windows of type 1 and 2B. Not: path migration, port changes,
+     * SRQ resizing, XRC, fast registration (MEM_MGT_EXTENSIONS), checksum offloads.
+     */
+    public static final int DEVICE_CAP_FLAGS = 1 << 1 | 1 << 2 | 1 << 10 | 1 << 11 | 1 << 12 | 1 << 17 | 1 << 24;
+    /** port_cap_flags: IBTA PortInfo:CapabilityMask bit 16, IsCommunicationManagementSupported (jroce answers CM MADs). */
+    public static final int PORT_CAP_FLAGS = 1 << 16;
     /** First QP number handed out; QP0 and QP1 are reserved (IBTA 10.2.5). */
     public static final int FIRST_QPN = 0x11;
 

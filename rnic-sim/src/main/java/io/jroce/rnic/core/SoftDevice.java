@@ -198,13 +198,20 @@ public final class SoftDevice implements RdmaDevice {
         return engine;
     }
 
+    /** IBTA PortInfo:PortPhysicalState: LinkUp while open, Disabled once closed. */
+    private static final int PHYS_STATE_LINK_UP = 5;
+    private static final int PHYS_STATE_DISABLED = 3;
+
     @Override
     public DeviceAttributes queryDevice() {
         return new DeviceAttributes("0.1.0", nodeGuid(), DeviceLimits.VENDOR_ID, 0, DeviceLimits.MAX_MR_SIZE,
             0xFFFFF000L, DeviceLimits.MAX_QP, DeviceLimits.MAX_QP_WR, DeviceLimits.MAX_SGE, DeviceLimits.MAX_CQ,
             DeviceLimits.MAX_CQE, DeviceLimits.MAX_MR, DeviceLimits.MAX_PD, DeviceLimits.MAX_QP_RD_ATOM,
             DeviceLimits.MAX_QP_INIT_RD_ATOM, DeviceLimits.MAX_INLINE_DATA, "ATOMIC_HCA", 1,
-            DeviceLimits.MAX_MCAST_GRP, DeviceLimits.MAX_MCAST_QP_ATTACH, DeviceLimits.MAX_TOTAL_MCAST_QP_ATTACH);
+            DeviceLimits.MAX_MCAST_GRP, DeviceLimits.MAX_MCAST_QP_ATTACH, DeviceLimits.MAX_TOTAL_MCAST_QP_ATTACH,
+            nodeGuid(), 0, DeviceLimits.DEVICE_CAP_FLAGS, DeviceLimits.MAX_SGE, DeviceLimits.MAX_RES_RD_ATOM,
+            DeviceLimits.MAX_MW, DeviceLimits.UNCOUNTED, DeviceLimits.UNCOUNTED, DeviceLimits.MAX_QP_WR,
+            DeviceLimits.MAX_SGE, DeviceLimits.MAX_PKEYS, DeviceLimits.LOCAL_CA_ACK_DELAY);
     }
 
     /** An EUI-64 style GUID from the first GID's last 6 bytes, as rxe derives it from the MAC. */
@@ -221,7 +228,7 @@ public final class SoftDevice implements RdmaDevice {
     @Override
     public PortAttributes queryPort() {
         return new PortAttributes(closed ? "PORT_DOWN" : "PORT_ACTIVE", Mtu.MTU_4096, activeMtu, gids.size(), "Ethernet", 0,
-            DeviceLimits.MAX_MSG_SIZE, 1);
+            DeviceLimits.MAX_MSG_SIZE, 1, DeviceLimits.PORT_CAP_FLAGS, 1, 1, 1, closed ? PHYS_STATE_DISABLED : PHYS_STATE_LINK_UP);
     }
 
     @Override

@@ -19,7 +19,7 @@ import io.jroce.verbs.Gid;
 import io.jroce.verbs.RdmaDevice;
 
 /**
- * One device as a read-only MBean: an attribute per counter, named as {@code jroce devinfo -v} and
+ * One device as a read-only MBean: an attribute per counter, named as {@code jroce devinfo -c} and
  * rxe's hw_counters name them ({@code sent_pkts}, {@code drop_bad_icrc}, ...), each a {@code long};
  * and {@code Name}, {@code Gids} (as strings) and {@code ActiveMtu} (bytes). Dynamic rather than a
  * standard MBean interface: the counters are an enum, and a getter per counter would be a second

@@ -53,12 +53,18 @@ public final class TwinDeviceOptions {
     }
 
     /**
-     * The device's options as given.
+     * The device's options as given: the first device of the registry (these programs have no
+     * {@code -d}) with what {@code --bind} and {@code --udp-port} replace.
      *
      * @return the options
+     * @throws JroceOptionException the device file is wrong
      */
-    public DeviceOptions build() {
-        return device.build();
+    public DeviceOptions build() throws JroceOptionException {
+        try {
+            return device.build();
+        } catch (UsageException e) {
+            throw new JroceOptionException(e.getMessage());
+        }
     }
 
     /**

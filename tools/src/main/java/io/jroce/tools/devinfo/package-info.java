@@ -1,6 +1,7 @@
 /**
- * {@code jroce devinfo}: opens a jroce device and prints it in the layout of rdma-core's
- * {@code ibv_devinfo}, with the GID table and the counters under {@code -v}.
+ * {@code jroce devinfo}: opens each jroce device (or the one {@code -d} names) and prints it
+ * line for line as rdma-core's {@code ibv_devinfo} (and {@code -v}) prints an rxe device; the
+ * counters, which ibv_devinfo has no section for, under {@code -c}.
  *
  * <p>Internal: the tools are an application, whose command lines and output are what they promise;
  * their classes are not API and may change in any release (docs/versioning.md).

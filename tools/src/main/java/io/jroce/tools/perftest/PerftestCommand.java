@@ -47,7 +47,13 @@ public final class PerftestCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
-        PerftestOptions options = PerftestOptions.parse(tool, args);
+        PerftestOptions options;
+        try {
+            options = PerftestOptions.parse(tool, args);
+        } catch (UsageException e) {
+            ParserError.print(tool, e, out, err);
+            return ExitStatus.USAGE;
+        }
         if (options.flags().help()) {
             out.print(usage());
             return ExitStatus.OK;

@@ -22,7 +22,7 @@ final class PerftestUsage {
         sb.append("  -c, --connection=<type>     Connection type RC").append(
             verb == PerftestTool.Verb.SEND ? "/UC/UD" : verb == PerftestTool.Verb.WRITE ? "/UC" : "")
             .append(" (default RC)\n");
-        sb.append("  -d, --ib-dev=<dev>          Name of the jroce device (default jroce0)\n");
+        sb.append("  -d, --ib-dev=<dev>          jroce device of the device file (default: its first)\n");
         sb.append("  -D, --duration=<seconds>    Run the test for a customized period of seconds\n");
         sb.append("  -f, --margin=<seconds>      Measure results within margins (default: duration/4)\n");
         sb.append("  -F, --CPU-freq              Accepted; a JVM has no CPU frequency to check\n");

@@ -2,6 +2,7 @@ package io.jroce.tools.pingpong;
 
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
+import io.jroce.tools.UnknownDeviceException;
 import io.jroce.tools.UsageException;
 import io.jroce.verbs.VerbsException;
 import java.io.PrintStream;
@@ -52,8 +53,16 @@ public final class PingpongCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
-        PingpongOptions options = PingpongOptions.parse(tool, args);
         String prefix = "jroce " + tool.command() + ": error: ";
+        PingpongOptions options;
+        try {
+            options = PingpongOptions.parse(tool, args);
+        } catch (UnknownDeviceException e) {
+            // what ibv_*_pingpong prints (libibverbs/examples/rc_pingpong.c), then the devices that exist
+            err.println(prefix + "IB device " + e.deviceName() + " not found");
+            err.println(prefix + e.knownDevices());
+            return ExitStatus.FAILED;
+        }
         String refusal = OptionChecks.check(options);
         if (refusal != null) {
             err.println(prefix + refusal);

@@ -86,7 +86,7 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
     /** Each option's help line, keyed by its letter; a tool lists those it has, in this order. */
     private static final String[][] OPTION_HELP = {
         {"p", "  -p, --port=<port>      listen on/connect to TCP port <port> (default 18515)\n"},
-        {"d", "  -d, --ib-dev=<dev>     name of the jroce device (default jroce0)\n"},
+        {"d", "  -d, --ib-dev=<dev>     jroce device of the device file (default: its first)\n"},
         {"i", "  -i, --ib-port=<port>   port of the device: 1, the only one\n"},
         {"s", "  -s, --size=<size>      size of message to exchange (default %SIZE%)\n"},
         {"m", "  -m, --mtu=<size>       path MTU: 256, 512, 1024, 2048 or 4096 (default 1024)\n"},

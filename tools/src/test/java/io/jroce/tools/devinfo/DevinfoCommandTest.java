@@ -17,14 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
 class DevinfoCommandTest {
     @Test
     void printsARealDevice() throws Exception {
-        CommandRunner r = CommandRunner.run("devinfo", "-v", "-d", "jroce7", "--bind", "127.0.0.1", "--bind", "127.0.0.3",
+        CommandRunner r = CommandRunner.run("devinfo", "-v", "-c", "-d", "jroce7", "--bind", "127.0.0.1", "--bind", "127.0.0.3",
             "--port", "24795");
         assertEquals(ExitStatus.OK, r.status(), r.transcript());
         assertTrue(r.out().startsWith("hca_id:\tjroce7\n"), r.transcript());
         assertTrue(r.out().contains("\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"), r.transcript());
         assertTrue(r.out().contains("\t\t\tlink_layer:\t\tEthernet\n"), r.transcript());
-        assertTrue(r.out().contains("GID[  0]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0001\n"), r.transcript());
-        assertTrue(r.out().contains("GID[  1]:\t\t0000:0000:0000:0000:0000:ffff:7f00:0003\n"), r.transcript());
+        // the GIDs as ibv_devinfo prints a RoCE device's (inet_ntop and the GID type)
+        assertTrue(r.out().contains("GID[  0]:\t\t::ffff:127.0.0.1, RoCE v2\n"), r.transcript());
+        assertTrue(r.out().contains("GID[  1]:\t\t::ffff:127.0.0.3, RoCE v2\n"), r.transcript());
         assertTrue(r.out().contains("\t\tsent_pkts:\t\t\t0\n"), r.transcript());
         // the connection manager's counts, by message, as the kernel's cm_rx_msgs / cm_tx_msgs
         for (String m : new String[] {"req", "mra", "rej", "rep", "rtu", "dreq", "drep"}) {
