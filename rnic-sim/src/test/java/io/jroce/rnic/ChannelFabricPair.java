@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AsyncEvent;
 import io.jroce.verbs.AsyncEventType;
 import io.jroce.verbs.CompletionChannel;

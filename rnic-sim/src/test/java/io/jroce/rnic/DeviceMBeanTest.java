@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.jmx.DeviceMBeans;
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;

@@ -3,8 +3,8 @@ package io.jroce.rnic;
 import java.util.List;
 
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;

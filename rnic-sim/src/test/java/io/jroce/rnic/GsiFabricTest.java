@@ -29,7 +29,7 @@ import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;

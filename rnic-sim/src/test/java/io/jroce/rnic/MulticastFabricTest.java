@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;

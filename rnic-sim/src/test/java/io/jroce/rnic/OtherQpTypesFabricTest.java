@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.wire.Opcode;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AddressVector;

@@ -11,8 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.fabric.SimulatedFabric;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.InvalidAttributeException;

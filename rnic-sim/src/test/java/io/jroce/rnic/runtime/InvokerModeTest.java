@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.stats.Counters;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;

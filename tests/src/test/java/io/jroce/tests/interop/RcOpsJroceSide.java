@@ -3,7 +3,7 @@ package io.jroce.tests.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;

@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.zip.CRC32;
 
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.QueuePair;

@@ -1,7 +1,7 @@
 package io.jroce.tests.interop;
 
 import io.jroce.rnic.SoftRnic;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;

@@ -17,7 +17,7 @@ import io.jroce.tests.support.Completions;
 import io.jroce.tests.support.Node;
 import io.jroce.tests.support.RcConnection;
 import io.jroce.tests.support.RcPair;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.stack.wire.Opcode;
 import io.jroce.tests.support.Node;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;

@@ -1,7 +1,7 @@
 package io.jroce.tests.support;
 
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionChannel;
 import io.jroce.verbs.CompletionQueue;

@@ -2,8 +2,8 @@ package io.jroce.tests.verbs;
 
 import io.jroce.tests.support.Completions;
 import io.jroce.tests.support.Node;
-import io.jroce.testsupport.QpConnector;
-import io.jroce.testsupport.RemoteQp;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.AddressHandle;
 import io.jroce.verbs.AsyncEvent;

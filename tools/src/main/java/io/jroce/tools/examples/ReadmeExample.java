@@ -2,18 +2,15 @@ package io.jroce.tools.examples;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
@@ -42,9 +39,11 @@ public final class ReadmeExample {
              CompletionQueue cqB = bob.createCq(16);
              QueuePair qpA = pdA.createQp(new QpInitAttributes().type(QpType.RC).cq(cqA));
              QueuePair qpB = pdB.createQp(new QpInitAttributes().type(QpType.RC).cq(cqB))) {
-            // What real applications exchange out of band (TCP, RDMA CM): QPN, PSN and GID.
-            connect(qpA, bob.gids().get(0), qpB.qpNum(), 0x2000, 0x1000);
-            connect(qpB, alice.gids().get(0), qpA.qpNum(), 0x1000, 0x2000);
+            // RESET -> INIT -> RTR -> RTS towards the peer, with what real applications exchange
+            // out of band (TCP, RDMA CM): its QPN, the first PSN it sends, its GID.
+            QpConnector rc = QpConnector.rc();
+            rc.connect(qpA, 0x1000, new RemoteQp(qpB.qpNum(), 0x2000, bob.gids().get(0)));
+            rc.connect(qpB, 0x2000, new RemoteQp(qpA.qpNum(), 0x1000, alice.gids().get(0)));
 
             byte[] hello = "hello, RDMA".getBytes(StandardCharsets.US_ASCII);
             src.buffer().put(0, hello);
@@ -60,16 +59,5 @@ public final class ReadmeExample {
             dst.buffer().get(0, landed);
             System.out.println(new String(landed, StandardCharsets.US_ASCII)); // hello, RDMA
         }
-    }
-
-    /** RESET -> INIT -> RTR -> RTS towards the peer. */
-    static void connect(QueuePair qp, Gid peerGid, int peerQpn, int peerPsn, int myPsn) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1)
-            .accessFlags(AccessFlags.REMOTE_WRITE));
-        qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(Mtu.MTU_1024)
-            .addressVector(new AddressVector().destGid(peerGid).sgidIndex(0))
-            .destQpNum(peerQpn).rqPsn(peerPsn).maxDestRdAtomic(1).minRnrTimer(12));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(myPsn)
-            .timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1));
     }
 }

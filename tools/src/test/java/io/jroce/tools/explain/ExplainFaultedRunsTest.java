@@ -7,7 +7,7 @@ import io.jroce.stack.fault.FaultRule;
 import io.jroce.stack.fault.PacketMatch;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.Operation;
-import io.jroce.testsupport.QpConnector;
+import io.jroce.verbs.QpConnector;
 import io.jroce.tools.CommandRunner;
 import java.nio.file.Path;
 import java.util.List;
