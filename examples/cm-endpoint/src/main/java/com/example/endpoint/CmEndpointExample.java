@@ -1,4 +1,4 @@
-package io.jroce.tools.examples;
+package com.example.endpoint;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.rnic.cm.api.RdmaCm;

@@ -1,4 +1,4 @@
-package io.jroce.tools.examples;
+package com.example.hello;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.verbs.AccessFlags;
