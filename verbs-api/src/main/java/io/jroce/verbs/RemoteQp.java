@@ -15,6 +15,10 @@ public record RemoteQp(int qpn, int psn, Gid gid, int udpPort) {
     /**
      * Checks the fields.
      *
+     * @param qpn the peer's 24-bit QP number
+     * @param psn the first PSN the peer sends, 24 bits
+     * @param gid the peer's GID (its IP address)
+     * @param udpPort the peer device's RoCE UDP port, 1 to 65535
      * @throws InvalidAttributeException a QPN or PSN beyond 24 bits, a null GID, a port outside 1..65535
      */
     public RemoteQp {

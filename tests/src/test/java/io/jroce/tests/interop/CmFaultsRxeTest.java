@@ -1,5 +1,8 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
+import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.RequiresRxePeer;
 import static io.jroce.tests.interop.CmPeerChecks.expect;
 import static io.jroce.tests.interop.CmPeerChecks.completion;
 import static io.jroce.tests.interop.CmPeerChecks.assertNoCmDrops;

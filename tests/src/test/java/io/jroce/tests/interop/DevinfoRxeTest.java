@@ -1,5 +1,7 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
+import io.jroce.testcontainers.RequiresRxePeer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jroce.testsupport.DevinfoComparison;

@@ -1,5 +1,8 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
+import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.RequiresRxePeer;
 import io.jroce.rnic.SoftRnic;
 import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.AccessFlags;

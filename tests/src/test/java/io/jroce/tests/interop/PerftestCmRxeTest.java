@@ -1,5 +1,7 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.RequiresRxePeer;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,7 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
+import io.jroce.testcontainers.RxeNetwork;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.RequiresRxePeer;
 import io.jroce.tools.perftest.report.BwRow;
 import io.jroce.tools.perftest.report.LatencyRow;
 import io.jroce.tools.perftest.report.PerftestReport;

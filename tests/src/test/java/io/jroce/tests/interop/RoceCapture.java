@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
 import io.jroce.stack.icrc.Ipv4IdRecovery;
 import io.jroce.stack.pcap.IcrcCheck;
 import io.jroce.stack.pcap.RoceFrame;

@@ -1,5 +1,8 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.RxePeer;
+import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.RequiresRxePeer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;

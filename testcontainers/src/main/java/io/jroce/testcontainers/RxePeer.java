@@ -1,4 +1,4 @@
-package io.jroce.tests.interop;
+package io.jroce.testcontainers;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;

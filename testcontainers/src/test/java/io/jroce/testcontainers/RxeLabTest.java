@@ -1,4 +1,4 @@
-package io.jroce.tests.interop;
+package io.jroce.testcontainers;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;

@@ -1,4 +1,4 @@
-package io.jroce.tests.interop;
+package io.jroce.testcontainers;
 
 import com.github.dockerjava.api.model.Network.Ipam;
 import org.testcontainers.DockerClientFactory;

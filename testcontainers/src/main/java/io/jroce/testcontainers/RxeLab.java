@@ -1,4 +1,4 @@
-package io.jroce.tests.interop;
+package io.jroce.testcontainers;
 
 import com.github.dockerjava.api.exception.NotFoundException;
 import org.testcontainers.DockerClientFactory;

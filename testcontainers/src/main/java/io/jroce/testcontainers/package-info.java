@@ -1,0 +1,13 @@
+/**
+ * A real Linux Soft-RoCE (rxe) peer for JUnit 5 tests, on Testcontainers: {@link
+ * io.jroce.testcontainers.RxePeer} starts a container whose QEMU guest runs a Linux kernel with an
+ * rxe device and runs a command in it (rdma-core's, perftest's and librdmacm's tools are in the
+ * image), exposing the guest's addresses, GIDs, console and exit status; {@link
+ * io.jroce.testcontainers.RxeNetwork} is the Docker network (IPv4, and IPv6 on request) shared with
+ * the host, whose address on it a jroce device binds; {@link io.jroce.testcontainers.RequiresRxePeer}
+ * skips a test, saying what is missing, where the peer cannot run (no Docker, no image, no
+ * /dev/net/tun, Testcontainers' settings for this environment), and fails it under {@code CI=true}.
+ * {@link io.jroce.testcontainers.RxeLab} names the image (a hash of its build files) and checks the
+ * prerequisites. docs/testing-against-rxe.md is the guide.
+ */
+package io.jroce.testcontainers;
