@@ -44,7 +44,8 @@ class PublishedArtifactsIT {
             "jroce-stack", "io.jroce.stack",
             "jroce-rnic", "io.jroce.rnic",
             "jroce-tools", "io.jroce.tools",
-            "jroce-testcontainers", "io.jroce.testcontainers");
+            "jroce-testcontainers", "io.jroce.testcontainers",
+            "jroce-junit", "io.jroce.junit");
     /** SLF4J bindings: a library artifact must not force one on its users (tools: optional only). */
     private static final Set<String> LOGGING_BINDINGS = Set.of(
             "slf4j-simple", "slf4j-reload4j", "slf4j-log4j12", "slf4j-jdk14", "logback-classic", "log4j-slf4j2-impl");
