@@ -1,5 +1,6 @@
 package io.jroce.rnic;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -64,6 +65,12 @@ public final class Configuration {
     /** Without {@link #MEMORY_BUDGET_PROP_NAME}, the budget is the maximum heap divided by this. */
     public static final int MEMORY_BUDGET_HEAP_DIVISOR = 2;
 
+    /**
+     * {@value}: a directory where every device opened without an explicit event log records one,
+     * as {@code NAME-PID-N.jsonseq} (docs/event-log.md).
+     */
+    public static final String EVENT_LOG_DIR_PROP_NAME = "jroce.eventLogDir";
+
     /** {@value}: whether an open device appears in the platform MBean server with its counters. */
     public static final String JMX_PROP_NAME = "jroce.jmx";
     /** The default of {@link #JMX_PROP_NAME}: on. */
@@ -123,6 +130,8 @@ public final class Configuration {
         new Property(MEMORY_BUDGET_PROP_NAME, "1/" + MEMORY_BUDGET_HEAP_DIVISOR + " of the maximum heap",
             "heap bytes (k, m, g suffixes) a device's QP, SRQ and CQ queues may take; creation beyond fails with "
                 + "ResourceLimitException"),
+        new Property(EVENT_LOG_DIR_PROP_NAME, "unset (no event log)",
+            "a directory where each device records its event log, NAME-PID-N.jsonseq: every packet and protocol event"),
         new Property(JMX_PROP_NAME, String.valueOf(JMX_DEFAULT),
             "an open device is an MBean, io.jroce:type=RdmaDevice,name=NAME, with its counters as attributes"),
         new Property(DEVICES_PROP_NAME, "unset (then JROCE_DEVICES, then ~/.config/jroce/devices)",
@@ -146,6 +155,16 @@ public final class Configuration {
      */
     public static boolean gso() {
         return bool(GSO_PROP_NAME, GSO_DEFAULT);
+    }
+
+    /**
+     * Where devices record their event logs by default.
+     *
+     * @return {@link #EVENT_LOG_DIR_PROP_NAME} as a path, or null when it is not set
+     */
+    public static Path eventLogDir() {
+        String v = value(EVENT_LOG_DIR_PROP_NAME);
+        return v == null ? null : Path.of(v);
     }
 
     /**

@@ -1,14 +1,22 @@
 package io.jroce.rnic;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 import org.slf4j.LoggerFactory;
 
 import io.jroce.rnic.cm.api.CmDevices;
 import io.jroce.rnic.core.SoftDevice;
+import io.jroce.rnic.events.EventLog;
+import io.jroce.rnic.events.EventLogProtocolEvents;
+import io.jroce.rnic.events.EventLoggingTransport;
 import io.jroce.rnic.events.ProtocolEvents;
 import io.jroce.rnic.jmx.DeviceMBean;
 import io.jroce.rnic.jmx.DeviceMBeans;
@@ -83,6 +91,8 @@ public final class SoftRnic {
      * What a device is opened with; every setter returns the builder, and {@code open...} opens the device.
      */
     public static final class Builder {
+        /** Numbers the event logs that {@link Configuration#EVENT_LOG_DIR_PROP_NAME} names. */
+        private static final AtomicInteger EVENT_LOGS = new AtomicInteger();
         private String name = "jroce0";
         private final List<String> addresses = new ArrayList<>();
         private int udpPort = AddressVector.ROCE_V2_PORT;
@@ -96,6 +106,8 @@ public final class SoftRnic {
         private long memoryBudget = Configuration.memoryBudget();
         private ProtocolEvents protocolEvents;
         private boolean jmx = Configuration.jmx();
+        private Path eventLogPath;
+        private OutputStream eventLogStream;
         private ProgressMode progressMode = Configuration.progressMode();
         private long fallbackAfterNs = TimeUnit.MICROSECONDS.toNanos(Configuration.invokerFallbackAfterUs());
 
@@ -259,6 +271,77 @@ public final class SoftRnic {
         }
 
         /**
+         * Records the device's event log in {@code file} (created or truncated when the device opens,
+         * closed when it closes): every packet sent and received and the protocol events, as JSON text
+         * sequences (docs/event-log.md). Off by default.
+         *
+         * @param file the log file
+         * @return this builder
+         */
+        public Builder eventLog(Path file) {
+            this.eventLogPath = Arguments.notNull(file, "event log file");
+            this.eventLogStream = null;
+            return this;
+        }
+
+        /**
+         * Records the device's event log on {@code out}, which the device closes when it closes.
+         *
+         * @param out where the records go
+         * @return this builder
+         */
+        public Builder eventLog(OutputStream out) {
+            this.eventLogStream = Arguments.notNull(out, "event log stream");
+            this.eventLogPath = null;
+            return this;
+        }
+
+        /** The event log asked for, started; null when none was. */
+        private EventLog openEventLog(List<Gid> gids, LongSupplier clock, boolean virtualTime) {
+            Path file = eventLogPath;
+            Path dir = Configuration.eventLogDir();
+            if (file == null && eventLogStream == null && dir != null) {
+                file = dir.resolve(name + "-" + ProcessHandle.current().pid() + "-" + EVENT_LOGS.incrementAndGet() + ".jsonseq");
+            }
+            if (file == null && eventLogStream == null) {
+                return null;
+            }
+            OutputStream out = eventLogStream;
+            if (out == null) {
+                try {
+                    out = Files.newOutputStream(file);
+                } catch (IOException e) {
+                    throw new TransportException("cannot write the event log " + file + ": " + e, e);
+                }
+            }
+            return new EventLog(out, clock, name, gids, virtualTime);
+        }
+
+        private static RoceTransport logged(RoceTransport transport, EventLog log) {
+            return log == null ? transport : new EventLoggingTransport(transport, log);
+        }
+
+        private ProtocolEvents events(EventLog log) {
+            return log == null ? events() : new EventLogProtocolEvents(log, events());
+        }
+
+        /** The log closes with its device; a failure to write it is a warning, never a failed close. */
+        private static SoftDevice closingLog(SoftDevice device, EventLog log) {
+            if (log != null) {
+                device.onClose(() -> closeLog(log));
+            }
+            return device;
+        }
+
+        private static void closeLog(EventLog log) {
+            try {
+                log.close();
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(SoftRnic.class).warn("event log: {}", e.toString());
+            }
+        }
+
+        /**
          * The device's MBean, registered while it is open when {@link #jmx} is on. A modular
          * application that did not resolve java.management (jroce's RNIC is an automatic module,
          * which declares no requires) cannot load the MBean's classes: the device opens without one.
@@ -367,17 +450,28 @@ public final class SoftRnic {
                 wire = new FaultInjectingTransport(transport, faults, faultTrace != null ? faultTrace : new PacketTrace(1024),
                     System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS));
             }
-            RoceTransport finalWire = wire;
+            EventLog log;
+            try {
+                log = openEventLog(gids, System::nanoTime, false);
+            } catch (RuntimeException e) {
+                transport.close();
+                throw e;
+            }
+            RoceTransport finalWire = logged(wire, log);
             SoftDevice device;
             try {
                 // Uninterruptibly: a caller interrupted here (a cancelled task) would otherwise leave the
                 // transport's thread and sockets behind, bound, with nobody to close them.
                 device = io.callUninterruptibly(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
-                    memoryBudget, events()));
+                    memoryBudget, events(log)));
             } catch (RuntimeException e) {
                 transport.close();
+                if (log != null) {
+                    closeLog(log);
+                }
                 throw e;
             }
+            closingLog(device, log);
             device.pollingHint(hint);
             transport.eventLoop().scheduleAtFixedRate(device::onTimer, TIMER_TICK_US, TIMER_TICK_US, TimeUnit.MICROSECONDS);
             // The RDMA CM finds a device by its addresses; its peers' RoCE port is the one it listens on.
@@ -449,16 +543,22 @@ public final class SoftRnic {
                 delayed.runAs(io::execute);
             }
             SoftDevice device;
+            EventLog log = null;
             try {
-                device = SoftDevice.open(name, gids, activeMtu, new OwnedTransport(transport, io), io, counters,
-                    memoryBudget, events());
+                log = openEventLog(gids, System::nanoTime, false);
+                device = SoftDevice.open(name, gids, activeMtu, logged(new OwnedTransport(transport, io), log), io,
+                    counters, memoryBudget, events(log));
             } catch (RuntimeException e) {
                 transport.close();
                 if (delayed != null) {
                     delayed.close();
                 }
+                if (log != null) {
+                    closeLog(log);
+                }
                 throw e;
             }
+            closingLog(device, log);
             io.start(device::onTimer, name);
             if (delayed != null) {
                 device.onClose(delayed::close);
@@ -483,9 +583,10 @@ public final class SoftRnic {
                 throw new InvalidAttributeException("pcap capture is for devices on UDP (open()), not on a simulated fabric");
             }
             Counters counters = new Counters();
+            EventLog log = openEventLog(gids, fabric::nowNs, true);
             FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);
-            SoftDevice device = SoftDevice.open(name, gids, activeMtu, endpoint, new FabricIoContext(fabric), counters,
-                memoryBudget, events());
+            SoftDevice device = closingLog(SoftDevice.open(name, gids, activeMtu, logged(endpoint, log),
+                new FabricIoContext(fabric), counters, memoryBudget, events(log)), log);
             fabric.addTicker(device::onTimer);
             return withMBean(device, counters);
         }

@@ -1,0 +1,312 @@
+package io.jroce.rnic.events;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import org.agrona.DirectBuffer;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.stack.wire.ExtensionHeader;
+import io.jroce.stack.wire.ParseResult;
+import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.QpState;
+
+/**
+ * A device's event log: what it sent and received, packet by packet, and its protocol events, as
+ * JSON text sequences (RFC 7464: each record is 0x1E, one JSON object, a line feed), in the spirit
+ * of QUIC's qlog. The first record describes the log; every other one is
+ * {@code {"time": ns, "name": "roce:...", "data": {...}}}. docs/event-log.md is the schema.
+ *
+ * <p>Written with Jackson's streaming generator, on the thread that does the device's work (one at
+ * a time: the methods are synchronized for the invoker mode's hand-overs). Nothing is allocated per
+ * event beyond the generator's buffer: names are constants, addresses are cached strings. An I/O
+ * error stops the log (it is reported once, by {@link #close}) and never the device.
+ */
+public final class EventLog implements AutoCloseable {
+    /** The log's format name, in its first record. */
+    public static final String FORMAT = "jroce-event-log";
+    /** The schema's version, in its first record. */
+    public static final int VERSION = 1;
+    private static final char RS = 0x1E;
+    private static final int ADDRESS_CACHE = 16;
+
+    private final JsonGenerator json;
+    private final LongSupplier clock;
+    private final RocePacket packet = new RocePacket();
+    private final byte[][] cachedAddresses = new byte[ADDRESS_CACHE][];
+    private final String[] cachedText = new String[ADDRESS_CACHE];
+    private int cached;
+    private long frames;
+    private IOException failure;
+    private boolean closed;
+
+    /**
+     * Starts a log on {@code out} (which it closes when the log closes) with its first record.
+     *
+     * @param out where the records go
+     * @param clock the device's clock, in nanoseconds (virtual on the simulated fabric)
+     * @param device the device's name
+     * @param gids the device's GIDs
+     * @param virtualTime whether {@code clock} is the simulated fabric's virtual clock
+     */
+    public EventLog(OutputStream out, LongSupplier clock, String device, List<Gid> gids, boolean virtualTime) {
+        this.clock = clock;
+        try {
+            json = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
+            json.setRootValueSeparator(null);
+            json.writeRaw(RS);
+            json.writeStartObject();
+            json.writeStringField("format", FORMAT);
+            json.writeNumberField("version", VERSION);
+            json.writeStringField("device", device);
+            json.writeArrayFieldStart("gids");
+            for (Gid g : gids) {
+                json.writeString(g.toString());
+            }
+            json.writeEndArray();
+            json.writeStringField("clock", virtualTime ? "virtual" : "monotonic");
+            json.writeStringField("time_unit", "ns");
+            json.writeEndObject();
+            json.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the event log of " + device, e);
+        }
+    }
+
+    /** Closed, or failed to write: events after that are dropped. */
+    private boolean stopped() {
+        return closed || failure != null;
+    }
+
+    private void begin(String name) throws IOException {
+        json.writeRaw(RS);
+        json.writeStartObject();
+        json.writeNumberField("time", clock.getAsLong());
+        json.writeStringField("name", name);
+        json.writeObjectFieldStart("data");
+    }
+
+    private void end() throws IOException {
+        json.writeEndObject();
+        json.writeEndObject();
+        json.writeRaw('\n');
+    }
+
+    /**
+     * A packet this device handed to the network.
+     *
+     * @param buffer the packet, BTH to the end of the pad
+     * @param offset where it starts
+     * @param length its length
+     * @param src the local address, 16 bytes
+     * @param dst the peer's address, 16 bytes
+     * @param dstPort the peer's UDP port
+     */
+    public synchronized void packetSent(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int dstPort) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:packet_sent");
+            json.writeNumberField("frame", ++frames);
+            packetFields(buffer, offset, length, src, dst, dstPort);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    /**
+     * A packet the network delivered to this device, before the device checks it.
+     *
+     * @param buffer the packet, BTH to the end of the pad
+     * @param offset where it starts
+     * @param length its length
+     * @param src the sender's address, 16 bytes
+     * @param srcPort the sender's UDP port
+     * @param dst the local address it came to, 16 bytes
+     */
+    public synchronized void packetReceived(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort,
+                                            byte[] dst) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:packet_received");
+            packetFields(buffer, offset, length, src, dst, srcPort);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    private void packetFields(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int port)
+        throws IOException {
+        json.writeStringField("src", address(src));
+        json.writeStringField("dst", address(dst));
+        json.writeNumberField("udp_port", port);
+        json.writeNumberField("length", length);
+        ParseResult parsed = packet.wrap(buffer, offset, length);
+        if (parsed != ParseResult.OK) {
+            json.writeStringField("malformed", parsed.name());
+            return;
+        }
+        json.writeStringField("opcode", packet.info().name());
+        json.writeNumberField("dst_qpn", packet.bth().destQp());
+        json.writeNumberField("psn", packet.bth().psn());
+        json.writeBooleanField("ack_req", packet.bth().ackRequest());
+        json.writeNumberField("payload", packet.payloadLength());
+        if (packet.info().has(ExtensionHeader.AETH)) {
+            json.writeNumberField("syndrome", packet.aeth().syndrome());
+            json.writeNumberField("msn", packet.aeth().msn());
+        }
+        if (packet.info().has(ExtensionHeader.DETH)) {
+            json.writeNumberField("src_qpn", packet.deth().sourceQp());
+        }
+    }
+
+    /** The text of a 16-byte address, from a small cache: a device talks to few peers. */
+    private String address(byte[] a) {
+        for (int i = 0; i < cached; i++) {
+            if (Arrays.equals(cachedAddresses[i], a)) {
+                return cachedText[i];
+            }
+        }
+        String text;
+        try {
+            text = Gid.of(a.clone()).toInetAddress().getHostAddress();
+        } catch (RuntimeException e) {
+            text = Arrays.toString(a);
+        }
+        int slot = cached < ADDRESS_CACHE ? cached++ : (int) (frames % ADDRESS_CACHE);
+        cachedAddresses[slot] = a.clone();
+        cachedText[slot] = text;
+        return text;
+    }
+
+    synchronized void qpStateChanged(int qpn, QpState from, QpState to) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:qp_state_updated");
+            json.writeNumberField("qpn", qpn);
+            json.writeStringField("old", from.name());
+            json.writeStringField("new", to.name());
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void nak(boolean sent, int qpn, int psn, int syndrome) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin(sent ? "roce:nak_sent" : "roce:nak_received");
+            json.writeNumberField("qpn", qpn);
+            json.writeNumberField("psn", psn);
+            json.writeNumberField("syndrome", syndrome);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void retry(int qpn, int fromPsn, RetransmitCause cause, int retriesLeft) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:retry");
+            json.writeNumberField("qpn", qpn);
+            json.writeNumberField("from_psn", fromPsn);
+            json.writeStringField("cause", cause.name());
+            json.writeNumberField("retries_left", retriesLeft);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void rnrWait(int qpn, int psn, long delayNs) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:rnr_wait");
+            json.writeNumberField("qpn", qpn);
+            json.writeNumberField("psn", psn);
+            json.writeNumberField("delay_ns", delayNs);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void dropped(Counter reason, long count) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:packet_dropped");
+            json.writeStringField("reason", reason.counterName());
+            json.writeNumberField("count", count);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    /**
+     * Writes out what is buffered.
+     *
+     * @throws UncheckedIOException the log could not be written
+     */
+    public synchronized void flush() {
+        if (closed) {
+            return;
+        }
+        try {
+            json.flush();
+        } catch (IOException e) {
+            failure = e;
+        }
+        if (failure != null) {
+            throw new UncheckedIOException("the event log stopped", failure);
+        }
+    }
+
+    /**
+     * Flushes and closes the log and its stream.
+     *
+     * @throws UncheckedIOException the log could not be written, now or before
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            json.close();
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw new UncheckedIOException("the event log could not be written", failure);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.jroce.rnic.events;
+
+import io.jroce.stack.stats.Counter;
+import io.jroce.verbs.QpState;
+
+/** Protocol events written to an {@link EventLog} and passed on to the listener they replace. */
+public final class EventLogProtocolEvents implements ProtocolEvents {
+    private final EventLog log;
+    private final ProtocolEvents next;
+
+    /**
+     * Logs to {@code log}, then calls {@code next}.
+     *
+     * @param log the event log
+     * @param next the listener that still hears every event
+     */
+    public EventLogProtocolEvents(EventLog log, ProtocolEvents next) {
+        this.log = log;
+        this.next = next;
+    }
+
+    @Override
+    public void qpStateChanged(int qpn, QpState from, QpState to) {
+        log.qpStateChanged(qpn, from, to);
+        next.qpStateChanged(qpn, from, to);
+    }
+
+    @Override
+    public void nakSent(int qpn, int psn, int syndrome) {
+        log.nak(true, qpn, psn, syndrome);
+        next.nakSent(qpn, psn, syndrome);
+    }
+
+    @Override
+    public void nakReceived(int qpn, int psn, int syndrome) {
+        log.nak(false, qpn, psn, syndrome);
+        next.nakReceived(qpn, psn, syndrome);
+    }
+
+    @Override
+    public void retransmission(int qpn, int fromPsn, RetransmitCause cause, int retriesLeft) {
+        log.retry(qpn, fromPsn, cause, retriesLeft);
+        next.retransmission(qpn, fromPsn, cause, retriesLeft);
+    }
+
+    @Override
+    public void rnrWait(int qpn, int psn, long delayNs) {
+        log.rnrWait(qpn, psn, delayNs);
+        next.rnrWait(qpn, psn, delayNs);
+    }
+
+    @Override
+    public void dropped(Counter reason, long count) {
+        log.dropped(reason, count);
+        next.dropped(reason, count);
+    }
+}

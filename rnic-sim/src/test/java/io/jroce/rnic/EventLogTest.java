@@ -1,0 +1,155 @@
+package io.jroce.rnic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.fault.FaultRule;
+import io.jroce.stack.fault.PacketMatch;
+import io.jroce.verbs.AccessFlags;
+import io.jroce.verbs.CompletionQueue;
+import io.jroce.verbs.MemoryRegion;
+import io.jroce.verbs.ProtectionDomain;
+import io.jroce.verbs.QpConnector;
+import io.jroce.verbs.QpInitAttributes;
+import io.jroce.verbs.QueuePair;
+import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.ReceiveWorkRequest;
+import io.jroce.verbs.RemoteQp;
+import io.jroce.verbs.ScatterGatherEntry;
+import io.jroce.verbs.SendFlags;
+import io.jroce.verbs.SendWorkRequest;
+import io.jroce.verbs.WrOpcode;
+
+/**
+ * The event log of a seeded fabric run (a 3000-byte SEND whose second packet the fabric loses) is
+ * the same bytes every run and equal to the pinned file; every record is a JSON text sequence
+ * record of the documented shape (docs/event-log.md); the loss shows as a NAK and a retry; a device
+ * without a log writes nothing.
+ */
+class EventLogTest {
+    private static final Path GOLDEN = Path.of("src/test/resources/event-log/lost-middle.jsonseq");
+    /** Every record name docs/event-log.md lists, with the data fields each must carry. */
+    private static final Map<String, Set<String>> SCHEMA = Map.of(
+        "roce:packet_sent", Set.of("frame", "src", "dst", "udp_port", "length"),
+        "roce:packet_received", Set.of("src", "dst", "udp_port", "length"),
+        "roce:packet_dropped", Set.of("reason", "count"),
+        "roce:qp_state_updated", Set.of("qpn", "old", "new"),
+        "roce:nak_sent", Set.of("qpn", "psn", "syndrome"),
+        "roce:nak_received", Set.of("qpn", "psn", "syndrome"),
+        "roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left"),
+        "roce:rnr_wait", Set.of("qpn", "psn", "delay_ns"));
+
+    /** The run: both devices' logs, A's then B's. */
+    private static String run() {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(11).build();
+        fabric.faults().add(FaultRule.drop(PacketMatch.psn(0x101).and(PacketMatch.requests())).once().named("lose PSN 0x101"));
+        ByteArrayOutputStream logA = new ByteArrayOutputStream();
+        ByteArrayOutputStream logB = new ByteArrayOutputStream();
+        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
+             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).eventLog(logB).openOn(fabric);
+             ProtectionDomain pdA = a.allocPd();
+             ProtectionDomain pdB = b.allocPd();
+             CompletionQueue cqA = a.createCq(4);
+             CompletionQueue cqB = b.createCq(4);
+             MemoryRegion mrA = pdA.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+             MemoryRegion mrB = pdB.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
+             QueuePair qpA = pdA.createQp(new QpInitAttributes().cq(cqA));
+             QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
+            QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
+            QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
+            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096)));
+            qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(ScatterGatherEntry.of(mrA, 0, 3000)));
+            FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
+        }
+        return logA.toString(StandardCharsets.UTF_8) + logB.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aSeededRunLogsTheSameBytesAsThePinnedFile() throws IOException {
+        String first = run();
+        assertEquals(first, run(), "two runs of one seed, two logs");
+        if (Boolean.getBoolean("jroce.eventLog.write")) {
+            Files.writeString(GOLDEN, first);
+        }
+        assertEquals(Files.readString(GOLDEN), first,
+            "the log changed: check it, then -Djroce.eventLog.write=true rewrites " + GOLDEN);
+    }
+
+    @Test
+    void everyRecordHasTheDocumentedShape() throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        List<JsonNode> records = new ArrayList<>();
+        String log = run();
+        assertTrue(log.startsWith("\u001e"), "RFC 7464: a record separator before each record");
+        for (String text : log.substring(1).split("\u001e")) {
+            assertTrue(text.endsWith("\n"), "RFC 7464: a line feed after each record: " + text);
+            records.add(mapper.readTree(text));
+        }
+        JsonNode header = records.get(0);
+        assertEquals("jroce-event-log", header.get("format").asText());
+        assertEquals(1, header.get("version").asInt());
+        assertEquals("virtual", header.get("clock").asText());
+        assertEquals("jroce0", header.get("device").asText());
+        assertEquals(1, header.get("gids").size());
+        List<String> names = new ArrayList<>();
+        long lastTime = -1;
+        for (JsonNode r : records) {
+            if (r.has("format")) {
+                lastTime = -1; // the second device's log starts here
+                continue;
+            }
+            String name = r.get("name").asText();
+            assertTrue(SCHEMA.containsKey(name), "undocumented record " + r);
+            assertTrue(r.get("time").isIntegralNumber(), r.toString());
+            assertTrue(r.get("time").asLong() >= lastTime, "time never goes back within a log: " + r);
+            lastTime = r.get("time").asLong();
+            for (String field : SCHEMA.get(name)) {
+                assertTrue(r.get("data").has(field), name + " lacks " + field + ": " + r);
+            }
+            names.add(name + (r.get("data").has("opcode") ? " " + r.get("data").get("opcode").asText() : ""));
+        }
+        assertTrue(names.contains("roce:nak_sent"), "B NAKs the gap: " + names);
+        assertTrue(names.contains("roce:nak_received"), names.toString());
+        assertTrue(names.contains("roce:retry"), names.toString());
+        assertTrue(names.contains("roce:packet_sent RC_SEND_MIDDLE"), names.toString());
+        long sentMiddles = names.stream().filter("roce:packet_sent RC_SEND_MIDDLE"::equals).count();
+        long receivedMiddles = names.stream().filter("roce:packet_received RC_SEND_MIDDLE"::equals).count();
+        assertEquals(2, sentMiddles, "the lost MIDDLE and its retransmission");
+        assertEquals(1, receivedMiddles, "only the retransmission arrived");
+    }
+
+    @Test
+    void aDeviceWithoutALogWritesNothingAndAClosedLogTakesNoMore() throws IOException {
+        SimulatedFabric fabric = new SimulatedFabric();
+        try (RdmaDevice quiet = SoftRnic.builder().name("quiet").address("10.0.0.1").jmx(false).openOn(fabric)) {
+            assertFalse(quiet.toString().isEmpty());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RdmaDevice dev = SoftRnic.builder().name("logged").address("10.0.0.2").jmx(false).eventLog(out).openOn(fabric);
+        dev.close();
+        String closed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(closed.startsWith("\u001e{\"format\":\"jroce-event-log\""), closed);
+        try (InputStream in = Files.newInputStream(GOLDEN)) {
+            assertTrue(in.read() == 0x1e);
+        }
+    }
+}
