@@ -172,6 +172,26 @@ public final class EventLog implements AutoCloseable {
         if (packet.info().has(ExtensionHeader.DETH)) {
             json.writeNumberField("src_qpn", packet.deth().sourceQp());
         }
+        if (packet.info().has(ExtensionHeader.RETH)) {
+            json.writeNumberField("va", packet.reth().virtualAddress());
+            json.writeNumberField("rkey", packet.reth().rKey() & 0xFFFFFFFFL);
+            json.writeNumberField("dma_length", packet.reth().dmaLength());
+        }
+        if (packet.info().has(ExtensionHeader.ATOMIC_ETH)) {
+            json.writeNumberField("va", packet.atomicEth().virtualAddress());
+            json.writeNumberField("rkey", packet.atomicEth().rKey() & 0xFFFFFFFFL);
+            json.writeNumberField("swap_add", packet.atomicEth().swapAddData());
+            json.writeNumberField("compare", packet.atomicEth().compareData());
+        }
+        if (packet.info().has(ExtensionHeader.ATOMIC_ACK_ETH)) {
+            json.writeNumberField("original", packet.atomicAckEth().originalRemoteData());
+        }
+        if (packet.info().has(ExtensionHeader.IMM_DT)) {
+            json.writeNumberField("imm", packet.immDt().immediateData() & 0xFFFFFFFFL);
+        }
+        if (packet.info().has(ExtensionHeader.IETH)) {
+            json.writeNumberField("invalidate_rkey", packet.ieth().rKey() & 0xFFFFFFFFL);
+        }
     }
 
     /** The text of a 16-byte address, from a small cache: a device talks to few peers. */

@@ -6,6 +6,7 @@ import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -30,12 +31,27 @@ public final class ExplainCommand implements Command {
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException {
         ExplainOptions options = ExplainOptions.parse(args);
         Capture capture;
+        EventLogReader.Result log = null;
         try {
-            capture = new CaptureReader(options.ports()).read(options.file());
+            if (EventLogReader.isEventLog(options.file())) {
+                log = EventLogReader.read(options.file());
+                capture = log.capture();
+            } else {
+                capture = new CaptureReader(options.ports()).read(options.file());
+            }
         } catch (CaptureException e) {
             err.println("jroce explain: " + e.getMessage());
             return ExitStatus.FAILED;
+        } catch (java.io.IOException e) {
+            err.println("jroce explain: " + options.file() + ": " + e.getMessage());
+            return ExitStatus.FAILED;
         }
+        if (log != null && options.packet() != null) {
+            err.println("jroce explain: --packet explains a capture's bytes field by field; an event log has "
+                + "decoded fields only (capture with --pcap for that)");
+            return ExitStatus.FAILED;
+        }
+        Set<Integer> lost = log == null ? Set.of() : log.lost();
         if (capture.packets().isEmpty()) {
             err.printf("jroce explain: %s: no RoCEv2 packets (UDP port %s) among its %d frames%s%n", capture.name(),
                 ports(options), capture.frames(), skipped(capture));
@@ -57,7 +73,17 @@ public final class ExplainCommand implements Command {
         LadderPrinter ladder = new LadderPrinter(out, capture.startNs());
         MermaidPrinter mermaid = new MermaidPrinter(out);
         for (Connection c : shown) {
-            Report report = ConnectionAnalysis.analyse(c);
+            // A packet lost on the way is drawn, but the analysis sees what arrived, as the receiver did.
+            Report report = ConnectionAnalysis.analyse(lost.isEmpty() ? c : new Connection(c.number(), c.transport(),
+                c.a(), c.b(), c.packets().stream().filter(p -> !lost.contains(p.frame())).toList(), c.fromB()));
+            if (log != null) {
+                for (Packet p : c.packets()) {
+                    String why = log.lostWhy().get(p.frame());
+                    if (why != null) {
+                        report.note(p, why);
+                    }
+                }
+            }
             List<Packet> packets = c.packets().stream().filter(p -> options.shows(p, capture.startNs())).toList();
             if (packets.isEmpty()) {
                 continue;
