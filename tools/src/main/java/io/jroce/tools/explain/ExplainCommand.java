@@ -4,10 +4,12 @@ import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** {@code jroce explain}: see {@link ExplainOptions#USAGE}. */
@@ -42,7 +44,7 @@ public final class ExplainCommand implements Command {
         } catch (CaptureException e) {
             err.println("jroce explain: " + e.getMessage());
             return ExitStatus.FAILED;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             err.println("jroce explain: " + options.file() + ": " + e.getMessage());
             return ExitStatus.FAILED;
         }
@@ -66,7 +68,8 @@ public final class ExplainCommand implements Command {
             err.printf("jroce explain: %s: no connection with QP 0x%06x%n", capture.name(), options.qp());
             return ExitStatus.FAILED;
         }
-        if (!options.mermaid()) {
+        HtmlPage page = options.html() == null ? null : new HtmlPage(capture.name(), capture.startNs());
+        if (!options.mermaid() && page == null) {
             out.printf("%s: %d frames, %d RoCEv2 packets in %d connection%s%s%n%n", capture.name(), capture.frames(),
                 capture.packets().size(), connections.size(), connections.size() == 1 ? "" : "s", skipped(capture));
         }
@@ -88,12 +91,24 @@ public final class ExplainCommand implements Command {
             if (packets.isEmpty()) {
                 continue;
             }
-            if (options.mermaid()) {
+            if (page != null) {
+                page.add(report, packets, lost);
+            } else if (options.mermaid()) {
                 mermaid.print(report, packets, capture.startNs());
                 out.println();
             } else {
                 ladder.print(report, packets);
             }
+        }
+        if (page != null) {
+            try {
+                Files.writeString(options.html(), page.render());
+            } catch (IOException e) {
+                err.println("jroce explain: cannot write " + options.html() + ": " + e.getMessage());
+                return ExitStatus.FAILED;
+            }
+            out.printf("wrote %s: %d connection%s%n", options.html(), shown.size(), shown.size() == 1 ? "" : "s");
+            return ExitStatus.OK;
         }
         if (!options.mermaid()) {
             opcodes(shown, out);

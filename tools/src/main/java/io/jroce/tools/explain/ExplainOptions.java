@@ -24,15 +24,16 @@ import java.util.Set;
  * @param last     only frames up to this number, or 0
  * @param packet   the frame to explain field by field ({@code 7} or {@code 7.2}), or null
  * @param mermaid  a Mermaid sequence diagram instead of the terminal ladder
+ * @param html     where to write the HTML page instead of printing the ladder, or null
  */
 record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long toNs, int first, int last,
-                      String packet, boolean mermaid) {
+                      String packet, boolean mermaid, Path html) {
     static final String USAGE = """
         usage: jroce explain [--qp N] [--from S] [--to S] [--packets A-B] [--packet N] [--mermaid]
-                             [--udp-port N] FILE
+                             [--html OUT] [--udp-port N] FILE
 
         Explains a RoCEv2 capture (pcap or pcapng: jroce's --pcap, tcpdump's, tshark's, GSO
-        super-datagrams included): a ladder diagram per connection, one arrow per packet with its
+        super-datagrams included) or jroce devices' event logs (docs/event-log.md): a ladder diagram per connection, one arrow per packet with its
         opcode, PSN, AckReq, MSN, AETH syndrome in words and sizes, then what Wireshark does not
         show: messages reassembled with their latency, retransmissions and what triggered each
         (NAK, RNR NAK, implied NAK, timeout), PSN gaps, duplicates, RNR waits, READs and atomics
@@ -47,6 +48,8 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
           --packet N      explain frame N field by field, with the IBTA section of each header
                           (N.K: the K-th packet of a GSO super-datagram)
           --mermaid       print a Mermaid sequenceDiagram per connection instead of the ladder
+          --html OUT      write one self-contained HTML page (ladder to time scale, click a packet
+                          for its fields, step with the arrow keys, search) to OUT instead
           --udp-port N    also read UDP port N as RoCEv2 (repeatable; 4791 always is); --port N
                           is the same
         """;
@@ -58,6 +61,7 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
         int[] frames = {0, 0};
         String[] packet = {null};
         boolean[] mermaid = {false};
+        String[] html = {null};
         String[] file = {null};
         List<OptionSpec> table = List.of(
             value(OptionSpec.NO_SHORT, "qp", (o, v) -> qp[0] = Getopt.integer(o, v, 0, 0xFFFFFF)),
@@ -66,6 +70,7 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
             value(OptionSpec.NO_SHORT, "packets", (o, v) -> frames(o, v, frames)),
             value(OptionSpec.NO_SHORT, "packet", (o, v) -> packet[0] = frame(o, v)),
             flag(OptionSpec.NO_SHORT, "mermaid", () -> mermaid[0] = true),
+            value(OptionSpec.NO_SHORT, "html", (o, v) -> html[0] = v),
             value(OptionSpec.NO_SHORT, "udp-port", (o, v) -> ports.add(Getopt.integer(o, v, 1, 65535))),
             value(OptionSpec.NO_SHORT, "port", (o, v) -> ports.add(Getopt.integer(o, v, 1, 65535))));
         new Getopt(table, (o, operand) -> {
@@ -80,8 +85,11 @@ record ExplainOptions(Path file, Set<Integer> ports, int qp, long fromNs, long t
         if (range[0] >= 0 && range[1] >= 0 && range[1] < range[0]) {
             throw new UsageException("--to must not be before --from");
         }
+        if (html[0] != null && (mermaid[0] || packet[0] != null)) {
+            throw new UsageException("--html writes a page of its own: not with --mermaid or --packet");
+        }
         return new ExplainOptions(Path.of(file[0]), ports, qp[0], range[0], range[1], frames[0], frames[1], packet[0],
-            mermaid[0]);
+            mermaid[0], html[0] == null ? null : Path.of(html[0]));
     }
 
     private static long seconds(String spelling, String value) throws UsageException {

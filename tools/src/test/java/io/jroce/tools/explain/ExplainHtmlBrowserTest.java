@@ -1,0 +1,137 @@
+package io.jroce.tools.explain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jroce.tools.CommandRunner;
+import io.jroce.tools.ExitStatus;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+/**
+ * {@code jroce explain --html} in a real browser: Debian's chromium, headless, driven by Selenium
+ * through Debian's chromedriver (never Selenium Manager, which would reach the network). The page
+ * loads without console errors, draws one arrow per packet and a cross for the lost one, shows a
+ * packet's notes and fields when clicked, steps and searches; screenshots go to
+ * target/explain-screenshots/. Without the browser the tests are skipped, saying so; under CI=true
+ * they fail instead (.ci/run installs chromium and chromium-driver).
+ */
+class ExplainHtmlBrowserTest {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path LOST_MIDDLE = Path.of("../rnic-sim/src/test/resources/event-log/lost-middle.jsonseq");
+    private static final Path RXE_CAPTURE = Path.of("../stack/src/test/resources/captures/rxe-rc_pingpong_v4.pcap");
+    private static final Path SCREENSHOTS = Path.of("target/explain-screenshots");
+
+    private static ChromeDriver browser;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBrowser() {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        String missing = "no " + CHROMIUM + " and " + CHROMEDRIVER + " (apt-get install chromium chromium-driver)";
+        if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionError(missing + ", and CI=true allows no skipped check");
+        }
+        Assumptions.assumeTrue(present, missing);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900");
+        if ("root".equals(System.getProperty("user.name"))) {
+            options.addArguments("--no-sandbox"); // chromium refuses to run as root with its sandbox
+        }
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private Path page(Path input, String name) throws Exception {
+        Path html = dir.resolve(name + ".html");
+        CommandRunner r = CommandRunner.run("explain", "--html", html.toString(), input.toString());
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        assertTrue(r.out().startsWith("wrote " + html), r.transcript());
+        return html;
+    }
+
+    private void open(Path html) {
+        browser.get(html.toUri().toString());
+        browser.manage().logs().get(LogType.BROWSER); // what an earlier page logged
+    }
+
+    private void noConsoleErrors(String page) {
+        List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+            .filter(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()).toList();
+        assertEquals(List.of(), severe, page + ": console errors");
+    }
+
+    private void screenshot(String name) throws Exception {
+        Files.createDirectories(SCREENSHOTS);
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void aLossyRunShowsTheCrossAndEachPacketOnClick() throws Exception {
+        open(page(LOST_MIDDLE, "lost-middle"));
+        List<WebElement> packets = browser.findElements(By.cssSelector("g.pkt"));
+        assertEquals(7, packets.size(), "one arrow per packet of the two logs");
+        assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
+            "the lost MIDDLE is crossed out");
+        assertEquals(0, browser.findElements(By.cssSelector("g.pkt[data-frame='5'] line.lost-cross")).size());
+        browser.findElement(By.cssSelector("g.pkt[data-frame='2'] text")).click();
+        assertEquals("frame 2: RC_SEND_MIDDLE psn 257 1024 B", browser.findElement(By.id("selTitle")).getText());
+        assertTrue(browser.findElement(By.id("selNotes")).getText().contains("LOST on the way"),
+            browser.findElement(By.id("selNotes")).getText());
+        browser.findElement(By.id("next")).click();
+        assertTrue(browser.findElement(By.id("selTitle")).getText().startsWith("frame 3: RC_SEND_LAST"));
+        browser.findElement(By.id("search")).sendKeys("ACKNOWLEDGE");
+        assertEquals("2 packets", browser.findElement(By.id("hits")).getText());
+        assertEquals(2, browser.findElements(By.cssSelector("g.pkt.hit")).size());
+        assertTrue(browser.findElement(By.id("analysis")).getText().contains("NAK PSN sequence error"));
+        noConsoleErrors("lost-middle");
+        screenshot("lost-middle");
+    }
+
+    @Test
+    void anRxeCaptureDrawsEveryPacketWithItsFields() throws Exception {
+        CommandRunner text = CommandRunner.run("explain", RXE_CAPTURE.toString());
+        Matcher m = Pattern.compile("(\\d+) RoCEv2 packets").matcher(text.out());
+        assertTrue(m.find(), text.transcript());
+        open(page(RXE_CAPTURE, "rxe-rc_pingpong_v4"));
+        assertEquals(Integer.parseInt(m.group(1)), browser.findElements(By.cssSelector("g.pkt")).size());
+        browser.findElement(By.cssSelector("g.pkt[data-frame] text")).click();
+        String fields = browser.findElement(By.id("selFields")).getText();
+        assertTrue(fields.contains("BTH") && fields.contains("ICRC"), fields);
+        noConsoleErrors("rxe-rc_pingpong_v4");
+        screenshot("rxe-rc_pingpong_v4");
+    }
+}
