@@ -121,6 +121,46 @@ class ExplainHtmlBrowserTest {
         screenshot("lost-middle");
     }
 
+    /**
+     * Mermaid itself (vendored: src/test/resources/mermaid) renders every diagram explain and the
+     * lessons print: one that Mermaid cannot parse fails here, not in a reader's GitHub issue.
+     */
+    @Test
+    void mermaidRendersWhatExplainAndTheLessonsWrite() throws Exception {
+        Path js = Path.of("src/test/resources/mermaid/mermaid.min.js").toAbsolutePath();
+        Path host = Files.writeString(dir.resolve("mermaid.html"), "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+            + "<script src=\"" + js.toUri() + "\"></script></head><body></body></html>");
+        open(host);
+        List<String> diagrams = new java.util.ArrayList<>();
+        diagrams.add(CommandRunner.run("explain", "--mermaid", LOST_MIDDLE.toString()).out());
+        diagrams.add(CommandRunner.run("explain", "--mermaid", "--packets", "1-40", RXE_CAPTURE.toString()).out());
+        for (String line : CommandRunner.run("lesson").out().split("\n")) {
+            if (!line.isBlank()) {
+                String lesson = line.trim().split("\\s+")[0];
+                diagrams.add(CommandRunner.run("lesson", lesson, "--mermaid").out());
+            }
+        }
+        assertTrue(diagrams.size() >= 12, diagrams.size() + " diagrams");
+        browser.manage().timeouts().scriptTimeout(java.time.Duration.ofSeconds(60));
+        for (String text : diagrams) {
+            for (String diagram : text.split("(?m)^(?=sequenceDiagram$)")) {
+                if (diagram.isBlank()) {
+                    continue;
+                }
+                Object result = browser.executeAsyncScript(
+                    "const done = arguments[arguments.length - 1];"
+                    + "mermaid.initialize({startOnLoad: false, securityLevel: 'strict'});"
+                    + "mermaid.render('d' + Math.floor(Math.random() * 1e9), arguments[0])"
+                    + ".then(r => done('svg ' + r.svg.length)).catch(e => done('error ' + e));", diagram.strip());
+                assertTrue(String.valueOf(result).startsWith("svg "), result + "\n" + diagram);
+            }
+        }
+        noConsoleErrors("mermaid");
+        Object broken = browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+            + "mermaid.render('bad', 'sequenceDiagram\\n    A->>: no receiver').then(r => done('svg')).catch(e => done('error'));");
+        assertEquals("error", broken, "the check can fail: Mermaid refuses a broken diagram");
+    }
+
     @Test
     void anRxeCaptureDrawsEveryPacketWithItsFields() throws Exception {
         CommandRunner text = CommandRunner.run("explain", RXE_CAPTURE.toString());
