@@ -1,6 +1,7 @@
 package io.jroce.tools.explain;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
@@ -56,10 +57,15 @@ final class EventLogReader {
     private record Sent(String device, JsonNode record) {
     }
 
-    /** Whether {@code file} starts as an event log does. */
-    static boolean isEventLog(Path file) throws IOException {
-        try (var in = Files.newInputStream(file)) {
+    /**
+     * Whether {@code file} starts as an event log does; false for a file it cannot read, which the
+     * capture reader then refuses with its own message ("no such file", ...).
+     */
+    static boolean isEventLog(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
             return in.read() == RECORD_SEPARATOR;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -44,9 +44,6 @@ public final class ExplainCommand implements Command {
         } catch (CaptureException e) {
             err.println("jroce explain: " + e.getMessage());
             return ExitStatus.FAILED;
-        } catch (IOException e) {
-            err.println("jroce explain: " + options.file() + ": " + e.getMessage());
-            return ExitStatus.FAILED;
         }
         if (log != null && options.packet() != null) {
             err.println("jroce explain: --packet explains a capture's bytes field by field; an event log has "
