@@ -486,15 +486,38 @@ public final class SoftDevice implements RdmaDevice {
             });
             LOG.debug("device {} closes; its counters that are not 0: {}", name, nonZero);
         }
-        closeHooks.forEach(Runnable::run);
+        // Every hook runs and the transport closes whatever one of them throws (a caller interrupted
+        // while it closes, say): a device left half closed would keep its socket bound and stay
+        // registered with the RDMA CM, and take the address of every later device of the JVM.
+        RuntimeException failure = null;
+        for (Runnable hook : closeHooks) {
+            try {
+                hook.run();
+            } catch (RuntimeException e) {
+                failure = add(failure, e);
+            }
+        }
         // The port goes down with the device; delivered before the I/O thread stops.
         try {
             io.call(() -> {
                 raiseAsyncEvent(new AsyncEvent(AsyncEventType.PORT_ERR, null, 1));
                 return null;
             });
+        } catch (RuntimeException e) {
+            failure = add(failure, e);
         } finally {
             transport.close();
         }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static RuntimeException add(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }
