@@ -154,13 +154,19 @@ final class RpingRun {
                 interrupted = true;
             }
         }
-        if (child != null) {
-            destroyId(child);
-        }
-        conn.freeBuffers();
-        conn.freeQp();
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        try {
+            if (child != null) {
+                destroyId(child);
+            }
+        } finally {
+            // Even when the ID could not be destroyed (an event never acknowledged): left behind, the
+            // connection's PD and CQ would keep the device from closing, and a closed run's device
+            // would stay bound and registered with the RDMA CM for the rest of the JVM.
+            conn.freeBuffers();
+            conn.freeQp();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
