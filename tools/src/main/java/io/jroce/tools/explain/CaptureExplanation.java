@@ -22,9 +22,7 @@ public final class CaptureExplanation {
         this.capture = capture;
         for (Connection c : new ConnectionFinder().find(capture.packets())) {
             connections.add(c);
-            List<Packet> seen = c.packets().stream().filter(p -> !unseen.contains(p.frame())).toList();
-            reports.add(ConnectionAnalysis.analyse(new Connection(c.number(), c.transport(), c.a(), c.b(), seen,
-                c.fromB())));
+            reports.add(ConnectionAnalysis.analyseArrived(c, unseen));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jroce.tools.explain;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Runs every analyser over one connection, in an order where each may read what the earlier ones
@@ -8,6 +9,18 @@ import java.util.List;
  */
 final class ConnectionAnalysis {
     private ConnectionAnalysis() {
+    }
+
+    /**
+     * The analysis of what arrived: packets lost on the way ({@code lost}, frame numbers) are left
+     * out, as the receiver never saw them; the connection itself keeps them, to be drawn.
+     */
+    static Report analyseArrived(Connection c, Set<Integer> lost) {
+        if (lost.isEmpty()) {
+            return analyse(c);
+        }
+        return analyse(new Connection(c.number(), c.transport(), c.a(), c.b(),
+            c.packets().stream().filter(p -> !lost.contains(p.frame())).toList(), c.fromB()));
     }
 
     static Report analyse(Connection c) {

@@ -74,8 +74,7 @@ public final class ExplainCommand implements Command {
         MermaidPrinter mermaid = new MermaidPrinter(out);
         for (Connection c : shown) {
             // A packet lost on the way is drawn, but the analysis sees what arrived, as the receiver did.
-            Report report = ConnectionAnalysis.analyse(lost.isEmpty() ? c : new Connection(c.number(), c.transport(),
-                c.a(), c.b(), c.packets().stream().filter(p -> !lost.contains(p.frame())).toList(), c.fromB()));
+            Report report = ConnectionAnalysis.analyseArrived(c, lost);
             if (log != null) {
                 for (Packet p : c.packets()) {
                     String why = log.lostWhy().get(p.frame());
