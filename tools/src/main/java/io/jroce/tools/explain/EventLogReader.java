@@ -2,8 +2,6 @@ package io.jroce.tools.explain;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +10,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +24,8 @@ import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.stack.wire.OpcodeTable;
 import io.jroce.stack.wire.RoceV2;
+import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
 
 /**
  * Reads devices' event logs (docs/event-log.md: JSON text sequences, one or several devices' logs
@@ -226,36 +225,25 @@ final class EventLogReader {
         return v.asLong();
     }
 
-    /** An IP literal (never a name to look up), as 16 bytes, IPv4 as IPv4-mapped. */
+    /** An IP literal (never a name to look up), as its 16-byte GID (IPv4 as IPv4-mapped). */
     private static byte[] address16(JsonNode field, Path file) throws CaptureException {
         String text = field == null || !field.isTextual() ? String.valueOf(field) : field.asText();
         if (field == null || !field.isTextual() || !IP_LITERAL.matcher(text).matches()) {
             throw new CaptureException(file + ": '" + text + "' is not an IP address");
         }
-        byte[] a;
         try {
-            a = InetAddress.getByName(text).getAddress();
-        } catch (UnknownHostException | SecurityException e) {
+            return Gid.parse(text).toBytes();
+        } catch (InvalidAttributeException e) {
             throw new CaptureException(file + ": '" + text + "' is not an IP address");
         }
-        if (a.length == 16) {
-            return a;
-        }
-        byte[] mapped = new byte[16];
-        mapped[10] = (byte) 0xFF;
-        mapped[11] = (byte) 0xFF;
-        System.arraycopy(a, 0, mapped, 12, 4);
-        return mapped;
     }
 
-    /** A GID as the log's header writes it, to the address text packets carry. */
+    /** A GID as the log's header writes it (Gid's colon form), to the address text packets carry. */
     private static String gidAddress(String gid) {
         try {
-            byte[] b = HexFormat.of().parseHex(gid.replace(":", ""));
-            InetAddress a = InetAddress.getByAddress(b);
-            return a.getHostAddress();
-        } catch (IllegalArgumentException | UnknownHostException e) {
-            return gid;
+            return Gid.fromWireHex(gid.replace(":", "")).toInetAddress().getHostAddress();
+        } catch (RuntimeException e) {
+            return gid; // not a GID: it matches no packet's address, so its device is simply not known
         }
     }
 }
