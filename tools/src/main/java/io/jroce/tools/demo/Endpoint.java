@@ -3,18 +3,17 @@ package io.jroce.tools.demo;
 import io.jroce.tools.Closer;
 import io.jroce.tools.DeviceOptions;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.RemoteQp;
 
 /**
  * One side of the demo: an RNIC with a protection domain, two memory regions, a completion queue
@@ -69,20 +68,9 @@ final class Endpoint implements AutoCloseable {
      * application learns from its peer out of band (QPN, PSN, GID) and ibv_rc_pingpong's timers.
      */
     void connect(Endpoint peer, Mtu pathMtu, int rdAtomic) {
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(REMOTE_ACCESS));
-        qp.modify(new QpAttributes().state(QpState.RTR)
-            .pathMtu(pathMtu)
-            .addressVector(new AddressVector().destGid(peer.gid()).sgidIndex(0).udpPort(peer.port()))
-            .destQpNum(peer.qp.qpNum())
-            .rqPsn(peer.psn)
-            .maxDestRdAtomic(rdAtomic)
-            .minRnrTimer(12));
-        qp.modify(new QpAttributes().state(QpState.RTS)
-            .sqPsn(psn)
-            .timeout(14)
-            .retryCount(7)
-            .rnrRetry(7)
-            .maxRdAtomic(rdAtomic));
+        // ibv_rc_pingpong's timers are QpConnector's defaults: min RNR timer 12, timeout 14, 7 retries, 7 RNR retries
+        QpConnector.rc().accessFlags(REMOTE_ACCESS).pathMtu(pathMtu).rdAtomic(rdAtomic)
+            .connect(qp, psn, RemoteQp.of(peer.qp, peer.psn, peer.gid(), peer.port()));
     }
 
     String name() {

@@ -5,15 +5,14 @@ import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.fault.FaultRule;
 import io.jroce.stack.transport.IpAddresses;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.AddressVector;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
 import io.jroce.verbs.ProtectionDomain;
-import io.jroce.verbs.QpAttributes;
+import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QpState;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
@@ -95,16 +94,11 @@ final class LessonRig implements AutoCloseable {
         b.events.start();
     }
 
-    /** RESET to RTS towards {@code peer} (IBTA 11.2.5.2's attributes for RC). */
+    /** RESET to RTS towards {@code peer} (IBTA 11.2.5.2's attributes for RC), with the lesson's timers. */
     private void connect(Side side, Side peer, int sqPsn, int rqPsn) {
-        QueuePair qp = side.qp;
-        qp.modify(new QpAttributes().state(QpState.INIT).pkeyIndex(0).portNum(1).accessFlags(ACCESS));
-        qp.modify(new QpAttributes().state(QpState.RTR).pathMtu(setup.mtu()).destQpNum(peer.qp.qpNum()).rqPsn(rqPsn)
-            .addressVector(new AddressVector().destGid(peer.device.gids().get(0)).sgidIndex(0)
-                .udpPort(AddressVector.ROCE_V2_PORT))
-            .maxDestRdAtomic(16).minRnrTimer(setup.minRnrTimer()));
-        qp.modify(new QpAttributes().state(QpState.RTS).sqPsn(sqPsn).timeout(setup.timeout())
-            .retryCount(setup.retryCount()).rnrRetry(setup.rnrRetry()).maxRdAtomic(16));
+        QpConnector.rc().accessFlags(ACCESS).pathMtu(setup.mtu()).minRnrTimer(setup.minRnrTimer())
+            .timeout(setup.timeout()).retryCount(setup.retryCount()).rnrRetry(setup.rnrRetry())
+            .connect(side.qp, sqPsn, RemoteQp.of(peer.qp, rqPsn, peer.device.gids().get(0)));
     }
 
     /** Adds a scripted fault; rules act on packets sent from now on. */
