@@ -89,6 +89,11 @@ final class Connection {
         closeAll(recvMr, sendMr, rdmaMr, startMr);
     }
 
+    /** Closes whatever is still open, without rping's debug line: the run's last sweep before the device closes. */
+    void closeRemaining() {
+        closeAll(recvMr, sendMr, rdmaMr, startMr, qp, cq, channel, pd);
+    }
+
     /** rping_free_qp. */
     void freeQp() {
         closeAll(qp, cq, channel, pd);

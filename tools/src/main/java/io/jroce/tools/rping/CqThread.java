@@ -38,14 +38,20 @@ final class CqThread extends Thread {
                     cb.log.err("Unknown CQ!");
                     return;
                 }
+                int ret;
                 try {
-                    conn.cq.requestNotification(false);
-                } catch (VerbsException e) {
-                    cb.log.err("Failed to set notify!");
-                    return;
+                    try {
+                        conn.cq.requestNotification(false);
+                    } catch (VerbsException e) {
+                        cb.log.err("Failed to set notify!");
+                        return;
+                    }
+                    ret = handleCompletions();
+                } finally {
+                    // Whatever happened above: an event taken and never acknowledged keeps the CQ,
+                    // its channel, the QP's PD and so the device from ever closing.
+                    conn.cq.ackEvents(1);
                 }
-                int ret = handleCompletions();
-                conn.cq.ackEvents(1);
                 if (ret != 0) {
                     return;
                 }
@@ -54,6 +60,10 @@ final class CqThread extends Thread {
             // pthread_cancel
         } catch (VerbsException e) {
             cb.log.err("Failed to get cq event!");
+        } catch (RuntimeException e) {
+            // A connection torn down under the thread (its buffers freed): end as rping's thread
+            // would be cancelled, but say so rather than die with a trace on the run's stderr.
+            cb.log.debug("cq_thread ended: " + e);
         }
     }
 

@@ -49,14 +49,15 @@ final class RpingRun {
             log.err(failedCall + e.getMessage());
             return CmThread.EXIT_FAILURE_STATUS;
         }
-        try (device; RdmaEventChannel channel = RdmaCm.createEventChannel()) {
+        RpingServer server = null;
+        try (RdmaEventChannel channel = RdmaCm.createEventChannel()) {
             RdmaCmId cmId = channel.createId(PortSpace.TCP);
             log.debug("created cm_id " + RpingLog.pointer(cmId));
             ControlBlock cb = new ControlBlock(options.server(), options, log, cmId);
             cmThread = new CmThread(channel);
             cmThread.context(cmId, cb);
             cmThread.start();
-            RpingServer server = options.server() ? new RpingServer(this, cb) : null;
+            server = options.server() ? new RpingServer(this, cb) : null;
             boolean destroyed = false;
             try {
                 int ret;
@@ -81,9 +82,51 @@ final class RpingRun {
                     destroyId(cmId);
                 }
                 cmThread.shutdown();
+                if (server != null) {
+                    server.releaseLeftovers();
+                }
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        } finally {
+            closeDevice(device, server);
+        }
+    }
+
+    /**
+     * Closes the run's device, as rping's exit releases everything: a connection thread still
+     * tearing down may hold its QP, CQ and PD for a moment longer, so a refused close is tried again
+     * (what is left freed each time) for {@link #TEARDOWN_MS}. A device left open would stay bound
+     * and registered with the RDMA CM for the rest of the JVM, and take every later run's address;
+     * so if it still cannot close, the run says so on stderr.
+     */
+    private void closeDevice(RdmaDevice device, RpingServer server) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                try {
+                    device.close();
+                    return;
+                } catch (ResourceBusyException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        log.err("jroce: device " + device.name() + " could not close: " + e.getMessage());
+                        return;
+                    }
+                    if (server != null) {
+                        server.releaseLeftovers();
+                    }
+                    try {
+                        Thread.sleep(RETRY_MS);
+                    } catch (InterruptedException ie) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -20,6 +20,8 @@ final class RpingServer {
     private final ControlBlock listening;
     /** A persistent server's connection threads. */
     private final List<Thread> connections = new CopyOnWriteArrayList<>();
+    /** Every connection's block, to free what a connection's own teardown could not. */
+    private final List<ControlBlock> served = new CopyOnWriteArrayList<>();
 
     RpingServer(RpingRun run, ControlBlock listening) {
         this.run = run;
@@ -34,6 +36,28 @@ final class RpingServer {
         for (Thread t : connections) {
             t.interrupt();
             RpingRun.joinUninterruptibly(t, RpingRun.TEARDOWN_MS);
+        }
+    }
+
+    /**
+     * Frees again what each connection made (closing what is closed already does nothing): a
+     * connection whose teardown ran out of time, or whose thread had not ended when the run
+     * stopped, leaves its QP, CQ and PD behind, and they would keep the device from closing.
+     * Called after {@link CmThread#shutdown()}, when no event is held unacknowledged any more.
+     */
+    void releaseLeftovers() {
+        for (ControlBlock cb : served) {
+            if (cb.childCmId != null) {
+                try {
+                    cb.childCmId.close();
+                } catch (RuntimeException e) {
+                    cb.log.debug("rdma_destroy_id: " + e.getMessage()); // destroyed already, or still busy
+                }
+            }
+            Connection conn = cb.connection;
+            if (conn != null) {
+                conn.closeRemaining();
+            }
         }
     }
 
@@ -68,6 +92,7 @@ final class RpingServer {
             cb.log.err("wait for CONNECT_REQUEST state " + cb.state.value());
             return -1;
         }
+        served.add(cb);
         return serve(cb, false);
     }
 
@@ -84,6 +109,7 @@ final class RpingServer {
                 return -1;
             }
             ControlBlock cb = listening.cloneFor(listening.childCmId);
+            served.add(cb);
             run.cmThread().context(cb.childCmId, cb);
             listening.acceptReady.release();
             Thread t = new Thread(() -> {
