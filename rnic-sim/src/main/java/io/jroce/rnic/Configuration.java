@@ -44,6 +44,12 @@ public final class Configuration {
     public static final String INVOKER_FALLBACK_AFTER_PROP_NAME = "jroce.invoker.fallbackAfterUs";
     /** The default of {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 1 ms. */
     public static final int INVOKER_FALLBACK_AFTER_DEFAULT_US = 1_000;
+    /**
+     * The perftest twins' default for {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 10 ms. They poll
+     * without pause, so the window matters only for its wake-ups, each of which takes a core from a
+     * spinning thread on a small machine (docs/benchmarks.md measures them in the latency tail).
+     */
+    public static final int PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US = 10_000;
 
     /** {@value}: empty CQ polls a perftest twin spins before it starts yielding. */
     public static final String PERFTEST_SPINS_PROP_NAME = "jroce.perftest.spins";
@@ -120,7 +126,8 @@ public final class Configuration {
         new Property(PROGRESS_PROP_NAME, "eventLoop",
             "which thread does a device's work: its own I/O thread (eventLoop) or the application's polls and posts "
                 + "(invoker, with a fallback thread; Linux epoll only)"),
-        new Property(INVOKER_FALLBACK_AFTER_PROP_NAME, String.valueOf(INVOKER_FALLBACK_AFTER_DEFAULT_US),
+        new Property(INVOKER_FALLBACK_AFTER_PROP_NAME, INVOKER_FALLBACK_AFTER_DEFAULT_US + " (perftest twins: "
+                + PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US + ")",
             "invoker mode: microseconds after an application thread last polled, posted or progressed a device that "
                 + "its fallback thread takes over"),
         new Property(PERFTEST_SPINS_PROP_NAME, String.valueOf(PERFTEST_SPINS_DEFAULT),
@@ -247,7 +254,18 @@ public final class Configuration {
      * @throws IllegalArgumentException the property is set to something it does not take
      */
     public static int invokerFallbackAfterUs() {
-        return nonNegativeInt(INVOKER_FALLBACK_AFTER_PROP_NAME, INVOKER_FALLBACK_AFTER_DEFAULT_US);
+        return invokerFallbackAfterUs(INVOKER_FALLBACK_AFTER_DEFAULT_US);
+    }
+
+    /**
+     * {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default).
+     *
+     * @param toolDefault the default of the calling tool, in microseconds
+     * @return the property's value in microseconds, or {@code toolDefault}
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
+    public static int invokerFallbackAfterUs(int toolDefault) {
+        return nonNegativeInt(INVOKER_FALLBACK_AFTER_PROP_NAME, toolDefault);
     }
 
     /**

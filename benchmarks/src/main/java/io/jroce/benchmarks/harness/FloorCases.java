@@ -12,7 +12,10 @@ import java.util.List;
  * the floor's 96-byte datagram rate (at least 1.0x); 64 KiB WRITE at MTU 4096 against the floor's
  * 4112-byte datagrams, payload goodput on both sides (at least 1.0x); and the aggregate 64 KiB
  * WRITE bandwidth on 256 and 1,024 QPs against one QP (at least 0.9x), in the same rounds.
- * The twins run as perftest would (busy polling, their default), with {@code -F}.
+ * The twins run as perftest would (busy polling, their default), with {@code -F}. The latency
+ * twins first run a tenth of their iterations unmeasured ({@code --warm-up}), as udp-floor's
+ * ping-pong does before it times; send_lat also runs without it (the "cold" rows, no target): the
+ * difference is the JIT's warm-up, which a JVM pays in its first thousands of iterations.
  */
 final class FloorCases {
     /** The latency tests' round trips, as in the issue (iterations x factor). */
@@ -23,6 +26,10 @@ final class FloorCases {
     static final int MTU = 4096;
     static final int BIG = 65_536;
     static final int[] MANY_QPS = {256, 1024};
+    /** udp-floor pp warms up with a tenth of its round trips; the latency twins' --warm-up likewise. */
+    static final int WARM_UP_DIVISOR = 10;
+    /** The id of send_lat's run without --warm-up. */
+    static final String COLD = "cold";
 
     private FloorCases() {
     }
@@ -69,11 +76,21 @@ final class FloorCases {
 
     private static FloorCase latency(String name, String tool, String what, boolean roundTrip, int datagram, int n,
                                      List<String> sizeArgs, Target median, Target p99) {
-        List<String> args = new ArrayList<>(sizeArgs);
-        args.addAll(List.of("-n", Integer.toString(n), "-F"));
+        List<String> cold = new ArrayList<>(sizeArgs);
+        cold.addAll(List.of("-n", Integer.toString(n), "-F"));
+        List<String> warm = new ArrayList<>(cold);
+        warm.addAll(List.of("--warm-up", Integer.toString(n / WARM_UP_DIVISOR)));
         String rows = what + (roundTrip ? ", round trip" : ", half round trip");
+        List<FloorRun> runs = new ArrayList<>(List.of(FloorRun.floorPingPong(datagram, n, roundTrip),
+            FloorRun.jroce("jroce", "jroce", tool, warm)));
+        List<FloorRow> table = new ArrayList<>(List.of(FloorRow.againstFloor(rows, Figure.MEDIAN_US, median),
+            FloorRow.againstFloor(rows, Figure.P99_US, p99)));
+        if (tool.equals("send_lat")) {
+            runs.add(FloorRun.jroce(COLD, "jroce, no warm-up", tool, cold));
+            table.add(new FloorRow(rows + ", no warm-up", Figure.MEDIAN_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));
+            table.add(new FloorRow(rows + ", no warm-up", Figure.P99_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));
+        }
         return new FloorCase(name, "RC " + what + " latency (" + (roundTrip ? "round trip" : "half round trip") + ")",
-            List.of(FloorRun.floorPingPong(datagram, n, roundTrip), FloorRun.jroce("jroce", "jroce", tool, args)),
-            List.of(FloorRow.againstFloor(rows, Figure.MEDIAN_US, median), FloorRow.againstFloor(rows, Figure.P99_US, p99)));
+            runs, table);
     }
 }

@@ -41,6 +41,8 @@ class FloorTableTest {
             Figure.P99_US, new double[] {6.2, 3.7, 8.2, 5.0, 7.0}));
         figures.put("jroce", runs(Figure.MEDIAN_US, new double[] {14.7, 13.8, 17.8, 15.0, 14.0},
             Figure.P99_US, new double[] {1026, 752, 1266, 900, 1100}));
+        figures.put("cold", runs(Figure.MEDIAN_US, new double[] {15.0, 14.0, 18.0, 15.5, 14.5},
+            Figure.P99_US, new double[] {2000, 1500, 2500, 1800, 2200}));
         FloorTable t = new FloorTable(List.of(new FloorCaseResult(floorCase("send_lat_64"), figures)));
         List<String> rows = rows(t.markdown());
         // median 14.7 / 2.7 = 5.44; spreads 17.8 / 13.8 = 1.29 and 3.1 / 2.2 = 1.41, excess ratio 0.29 / 0.41 = 0.71
@@ -49,9 +51,14 @@ class FloorTableTest {
         // p99 1026 / 6.2 = 165.48; spreads 1266 / 752 = 1.68 and 8.2 / 3.7 = 2.22, excess ratio 0.68 / 1.22 = 0.56
         assertEquals("| send_lat_64 | 64 B SEND, half round trip: latency, p99 [usec] | udp-floor pp 80 | 6.20 (3.70-8.20)"
             + " | 1026.0 (752.0-1266.0) | 165.48 | <= 3.00 | not met | 2.22 | 1.68 | 0.56 | <= 1.50 | met |", rows.get(1));
-        assertEquals(2, rows.size());
-        assertTrue(t.commands().contains("`send_lat_64`: `udp-floor pp 80 50000` `jroce send_lat -s 64 -n 50000 -F`"),
-            t.commands());
+        // without the warm-up: 15.0 / 2.7 = 5.56 and 2000 / 6.2 = 322.58 (spreads 1.29 and 1.67), no targets
+        assertEquals("| send_lat_64 | 64 B SEND, half round trip, no warm-up: latency, median [usec] | udp-floor pp 80"
+            + " | 2.70 (2.20-3.10) | 15.00 (14.00-18.00) | 5.56 |  |  | 1.41 | 1.29 | 0.70 |  |  |", rows.get(2));
+        assertEquals("| send_lat_64 | 64 B SEND, half round trip, no warm-up: latency, p99 [usec] | udp-floor pp 80"
+            + " | 6.20 (3.70-8.20) | 2000.0 (1500.0-2500.0) | 322.58 |  |  | 2.22 | 1.67 | 0.55 |  |  |", rows.get(3));
+        assertEquals(4, rows.size());
+        assertTrue(t.commands().contains("`send_lat_64`: `udp-floor pp 80 50000` `jroce send_lat -s 64 -n 50000 -F"
+            + " --warm-up 5000` `jroce send_lat -s 64 -n 50000 -F`"), t.commands());
     }
 
     @Test

@@ -3,12 +3,17 @@ package io.jroce.tests.perftest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jroce.stack.pcap.RoceFrame;
 import io.jroce.tests.perftest.TwinPair.Side;
 import io.jroce.tools.perftest.report.BwRow;
 import io.jroce.tools.perftest.report.LatencyRow;
 import io.jroce.tools.perftest.report.PerftestReport;
 import io.jroce.tools.perftest.report.PerftestReportParser;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -50,6 +55,28 @@ class PerftestTwinsTest {
         if (serverReports) {
             assertRow(server.out(), bw, size, iters, transcript);
         }
+    }
+
+    /**
+     * --warm-up N: both sides run N iterations more than -n, on the wire (the client's capture holds
+     * N + n requests of the test's opcode), and report only the -n measured ones.
+     */
+    @ParameterizedTest
+    @CsvSource({"send_lat, 2, 4", "write_lat, 2, 10", "read_lat, 2, 12", "atomic_lat, 8, 20"})
+    void warmUpIterationsGoOnTheWireButNotIntoTheReport(String tool, long size, int opcode, @TempDir Path dir)
+        throws Exception {
+        Path pcap = dir.resolve("client.pcap");
+        List<Side> sides = TwinPair.run(tool, List.of("--pcap", pcap.toString()), "-n", "40", "--warm-up", "25");
+        Side server = sides.get(0);
+        Side client = sides.get(1);
+        String transcript = "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out() + client.err();
+        assertEquals(0, server.status(), transcript);
+        assertEquals(0, client.status(), transcript);
+        assertRow(client.out(), false, size, 40, transcript);
+        int clientIp = ByteBuffer.wrap(InetAddress.getByName("127.0.0.2").getAddress()).getInt();
+        long requests = RoceFrame.read(pcap).stream()
+            .filter(f -> f.srcIpv4() == clientIp && f.opcode() == opcode).count();
+        assertEquals(65, requests, "the client's requests: 25 to warm up and 40 measured\n" + transcript);
     }
 
     private static void assertRow(String out, boolean bw, long size, long iters, String transcript) {

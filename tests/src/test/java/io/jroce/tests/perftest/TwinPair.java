@@ -28,6 +28,11 @@ public final class TwinPair {
 
     /** Runs {@code tool} with {@code options} (blank ones skipped) on both sides; the server's side first. */
     public static List<Side> run(String tool, String... options) throws Exception {
+        return run(tool, List.of(), options);
+    }
+
+    /** As {@link #run(String, String...)}, the client also given {@code clientOnly} (a --pcap of its own). */
+    public static List<Side> run(String tool, List<String> clientOnly, String... options) throws Exception {
         int tcp = freePort();
         int udpServer = freePort();
         int udpClient = freePort();
@@ -38,7 +43,10 @@ public final class TwinPair {
             // The server needs a moment to listen; the client retries until it is there.
             for (StartupGuard guard = StartupGuard.start(); guard.waiting(); ) {
                 Thread.sleep(100);
-                client = run(args(tool, tcp, "127.0.0.2", udpClient, udpServer, "127.0.0.1", options));
+                List<String> clientOptions = new ArrayList<>(clientOnly);
+                clientOptions.addAll(List.of(options));
+                client = run(args(tool, tcp, "127.0.0.2", udpClient, udpServer, "127.0.0.1",
+                    clientOptions.toArray(String[]::new)));
                 if (!client.err.contains("Couldn't connect")) {
                     break;
                 }

@@ -6,6 +6,7 @@ import io.jroce.verbs.VerbsException;
 import java.lang.invoke.VarHandle;
 import io.jroce.verbs.RdmaDevice;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * perftest's latency loops: run_iter_lat_write (each side RDMA WRITEs a counter into the last byte
@@ -34,7 +35,7 @@ final class LatLoops {
     }
 
     private void begin() {
-        tposted = new long[(int) Math.max(1, p.iters)];
+        tposted = new long[(int) Math.max(1, p.iters + p.warmUp)];
         sampled = 0;
         clock = p.durationMode ? new DurationClock(p.duration, p.margin) : null;
         marks = SteadyStateMarks.take(p.client);
@@ -75,7 +76,7 @@ final class LatLoops {
         long scnt = 0;
         long ccnt = 0;
         long rcnt = 0;
-        long iters = p.iters;
+        long iters = p.iters + p.warmUp;
         if (clock != null) {
             clock.start();
         }
@@ -137,7 +138,7 @@ final class LatLoops {
         QueuePair qp = ctx.qps().get(0);
         long scnt = 0;
         long rcnt = 0;
-        long iters = p.iters;
+        long iters = p.iters + p.warmUp;
         int sizePerQp = p.rxDepth;
         int baseFlags = WorkRequests.flags(p, false);
         boolean first = true;
@@ -197,7 +198,7 @@ final class LatLoops {
         if (clock != null) {
             clock.start();
         }
-        while (scnt < p.iters || running()) {
+        while (scnt < p.iters + p.warmUp || running()) {
             if (clock == null) {
                 tposted[(int) scnt] = System.nanoTime();
             }
@@ -217,6 +218,9 @@ final class LatLoops {
         if (clock != null) {
             return LatencyReport.durationRow(p.size, sampled, clock.sampleEnd() - clock.sampleStart(), roundTrip);
         }
-        return LatencyReport.row(p.size, p.iters, tposted, roundTrip);
+        // --warm-up's iterations are left out: the report is of the last -n posts
+        long[] measured = p.warmUp == 0 ? tposted
+            : Arrays.copyOfRange(tposted, (int) p.warmUp, (int) (p.warmUp + p.iters));
+        return LatencyReport.row(p.size, p.iters, measured, roundTrip);
     }
 }

@@ -22,6 +22,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -62,9 +63,12 @@ final class PerftestContext implements AutoCloseable {
         // perftest spins on its CQs: the spinning thread does the RNIC's work (the invoker progress
         // mode) unless --progress or -Djroce.progress say otherwise; in the event-loop mode the I/O
         // thread keeps up without sleeping while it spins (-Djroce.busyPoll=false to compare;
-        // docs/progress-modes.md, docs/benchmarks.md).
+        // docs/progress-modes.md, docs/benchmarks.md). Polling without pause, they wake the fallback
+        // thread less often than other programs (its window is longer).
         SoftRnic.Builder builder = o.device().withProgressDefault(SoftRnic.busyPollingDefault()).builder()
-            .busyPoll(Configuration.busyPoll(Configuration.PERFTEST_BUSY_POLL_DEFAULT));
+            .busyPoll(Configuration.busyPoll(Configuration.PERFTEST_BUSY_POLL_DEFAULT))
+            .invokerFallbackAfter(Math.max(1, Configuration.invokerFallbackAfterUs(
+                Configuration.PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US)), TimeUnit.MICROSECONDS);
         try {
             ctx.device = ctx.closer.register(builder.open());
         } catch (VerbsException | IllegalArgumentException e) {

@@ -36,12 +36,13 @@ import java.util.List;
  * @param margin      -f (-1 when not given)
  * @param compareSwap -A CMP_AND_SWAP (default FETCH_AND_ADD)
  * @param tos         -T: the type of service of the RDMA CM's IDs, or {@link #DEF_TOS} when not given
+ * @param warmUp      --warm-up: a latency test's iterations before the -n it measures (jroce's own; 0: none)
  * @param flags       the options without a value
  * @param device      -d, --bind, --udp-port, --peer-udp-port, --pcap: the jroce device
  */
 record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, int iters, int txDepth, int rxDepth,
                        int cqMod, QpType qpType, int numQps, int inlineSize, int outReads, int mtu, int gidIndex,
-                       int sl, int qpTimeout, int duration, int margin, boolean compareSwap, int tos, Flags flags,
+                       int sl, int qpTimeout, int duration, int margin, boolean compareSwap, int tos, int warmUp, Flags flags,
                        DeviceOptions device) {
     static final int DEFAULT_TCP_PORT = 18515;
     /** perftest's DEF_TOS: -T not given. */
@@ -90,6 +91,7 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
         private int margin = -1;
         private boolean compareSwap;
         private int tos = DEF_TOS;
+        private int warmUp;
         private boolean all;
         private boolean bidirectional;
         private boolean cpuFreq;
@@ -138,7 +140,8 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
                 value('f', "margin", (o, v) -> margin = number(o, v, 0, Integer.MAX_VALUE, "Margin")),
                 flag('h', "help", () -> help = true),
                 flag('R', "rdma_cm", () -> rdmaCm = true),
-                flag(OptionSpec.NO_SHORT, "report_gbits", () -> reportGbits = true)));
+                flag(OptionSpec.NO_SHORT, "report_gbits", () -> reportGbits = true),
+                value(OptionSpec.NO_SHORT, "warm-up", this::warmUp)));
             table.addAll(UnsupportedPerftestOptions.TABLE);
             table.addAll(device.options());
             return table;
@@ -146,9 +149,27 @@ record PerftestOptions(PerftestTool tool, String host, int tcpPort, long size, i
 
         PerftestOptions parse(List<String> args) throws UsageException {
             String host = Getopt.parseWithServer(table(), args);
+            if (warmUp > 0 && duration > 0) {
+                throw new UsageException(" --warm-up counts iterations: it goes with -n, not with -D (whose -f margin"
+                    + " is its warm-up)");
+            }
             return new PerftestOptions(tool, host, tcpPort, size, iters, txDepth, rxDepth, cqMod, qpType, numQps,
-                inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap, tos,
+                inlineSize, outReads, mtu, gidIndex, sl, qpTimeout, duration, margin, compareSwap, tos, warmUp,
                 new Flags(all, bidirectional, cpuFreq, noPeak, reportGbits, rdmaCm, help, version), device.build());
+        }
+
+        /**
+         * --warm-up N: N iterations run before the -n measured ones and left out of the report, so
+         * that the figures are the steady state's, as a benchmark that warms up first reports (the
+         * JIT compiles jroce's data path during a run's first thousands of iterations). Both sides
+         * give the same N, as they give the same -n. perftest has no such option for its latency
+         * tests (its --perform_warm_up is for bandwidth tests).
+         */
+        private void warmUp(String name, String value) throws UsageException {
+            if (tool.bandwidth()) {
+                throw new UsageException(" --warm-up is only available on latency tests");
+            }
+            warmUp = number(name, value, 0, 100_000_000, "Warm-up iterations");
         }
 
         private void numQps(String name, String value) throws UsageException {

@@ -32,6 +32,8 @@ final class PerftestParams {
     long size;
     /** Iterations per QP; in duration mode, the completions counted while sampling. */
     long iters;
+    /** --warm-up: iterations run before the {@link #iters} measured ones. */
+    final long warmUp;
     int txDepth;
     int rxDepth;
     int cqMod;
@@ -57,6 +59,7 @@ final class PerftestParams {
         rdmaCm = o.flags().rdmaCm();
         size = o.size() > 0 ? o.size() : verb == PerftestTool.Verb.ATOMIC ? 8 : tool.bandwidth() ? 65_536 : 2;
         iters = o.iters() > 0 ? o.iters() : tool == PerftestTool.WRITE_BW ? 5000 : 1000;
+        warmUp = o.warmUp();
         txDepth = o.txDepth() > 0 ? o.txDepth() : tool.bandwidth() ? 128 : 1;
         rxDepth = o.rxDepth() > 0 ? o.rxDepth() : verb == PerftestTool.Verb.SEND ? 512 : 1;
         cqMod = o.cqMod() > 0 ? o.cqMod() : 100;

@@ -74,6 +74,12 @@ final class PerftestUsage {
               --progress MODE        which thread runs the device: invoker (default: the tool busy-polls
                                      as its original does, so the polling thread does the RNIC's work, with no
                                      hand-off) or eventLoop (its own I/O thread); docs/progress-modes.md
+            """);
+        if (!bw) {
+            sb.append("  --warm-up N            run N iterations before the -n measured ones (both sides give the\n")
+                .append("                         same N): the figures of a warmed-up JVM; docs/benchmarks.md\n");
+        }
+        sb.append("""
 
             perftest options jroce does not take (-z, -e, -g, -M, -O, -l, -C, -H, -U, --use_cuda, ...)
             are refused with the reason.
