@@ -51,6 +51,20 @@ public final class Configuration {
      */
     public static final int PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US = 10_000;
 
+    /**
+     * {@value}: in the invoker mode, microseconds the fallback thread goes on polling a device after
+     * a round that found nothing, before it sleeps on the sockets.
+     */
+    public static final String INVOKER_FALLBACK_SPIN_PROP_NAME = "jroce.invoker.fallbackSpinUs";
+    /** The default of {@link #INVOKER_FALLBACK_SPIN_PROP_NAME}: 0, it sleeps at once. */
+    public static final int INVOKER_FALLBACK_SPIN_DEFAULT_US = 0;
+    /**
+     * The perftest twins' default for {@link #INVOKER_FALLBACK_SPIN_PROP_NAME}: 200 us. The server of
+     * read_lat or atomic_lat never polls (its requests are served by the fallback thread), and a
+     * wake-up per request cost more than the request (docs/benchmarks.md).
+     */
+    public static final int PERFTEST_INVOKER_FALLBACK_SPIN_DEFAULT_US = 200;
+
     /** {@value}: empty CQ polls a perftest twin spins before it starts yielding. */
     public static final String PERFTEST_SPINS_PROP_NAME = "jroce.perftest.spins";
     /** The default of {@link #PERFTEST_SPINS_PROP_NAME}. */
@@ -130,6 +144,10 @@ public final class Configuration {
                 + PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US + ")",
             "invoker mode: microseconds after an application thread last polled, posted or progressed a device that "
                 + "its fallback thread takes over"),
+        new Property(INVOKER_FALLBACK_SPIN_PROP_NAME, INVOKER_FALLBACK_SPIN_DEFAULT_US + " (perftest twins: "
+                + PERFTEST_INVOKER_FALLBACK_SPIN_DEFAULT_US + ")",
+            "invoker mode: microseconds the fallback thread goes on polling a device after a round that found nothing, "
+                + "before it sleeps"),
         new Property(PERFTEST_SPINS_PROP_NAME, String.valueOf(PERFTEST_SPINS_DEFAULT),
             "empty CQ polls a perftest twin spins before it yields"),
         new Property(PERFTEST_YIELDS_PROP_NAME, String.valueOf(PERFTEST_YIELDS_DEFAULT),
@@ -266,6 +284,17 @@ public final class Configuration {
      */
     public static int invokerFallbackAfterUs(int toolDefault) {
         return nonNegativeInt(INVOKER_FALLBACK_AFTER_PROP_NAME, toolDefault);
+    }
+
+    /**
+     * {@link #INVOKER_FALLBACK_SPIN_PROP_NAME}, or {@code toolDefault} when it is not set (a tool's own default).
+     *
+     * @param toolDefault the default of the calling tool, in microseconds
+     * @return the property's value in microseconds, or {@code toolDefault}
+     * @throws IllegalArgumentException the property is set to something it does not take
+     */
+    public static int invokerFallbackSpinUs(int toolDefault) {
+        return nonNegativeInt(INVOKER_FALLBACK_SPIN_PROP_NAME, toolDefault);
     }
 
     /**

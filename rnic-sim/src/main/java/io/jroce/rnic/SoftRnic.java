@@ -110,6 +110,8 @@ public final class SoftRnic {
         private OutputStream eventLogStream;
         private ProgressMode progressMode = Configuration.progressMode();
         private long fallbackAfterNs = TimeUnit.MICROSECONDS.toNanos(Configuration.invokerFallbackAfterUs());
+        private long fallbackSpinNs = TimeUnit.MICROSECONDS.toNanos(
+            Configuration.invokerFallbackSpinUs(Configuration.INVOKER_FALLBACK_SPIN_DEFAULT_US));
 
         private Builder() {
         }
@@ -393,6 +395,27 @@ public final class SoftRnic {
         }
 
         /**
+         * In the invoker mode: how long the fallback thread goes on polling the device after a round
+         * that found nothing, before it sleeps on the sockets (default
+         * {@code -Djroce.invoker.fallbackSpinUs}, else 0: it sleeps at once). Longer serves a passive
+         * side whose requests follow each other closely (a READ target) without waking a sleeping
+         * thread for each, at the price of a core busy for that long after each burst.
+         *
+         * @param duration the spin, 0 or more
+         * @param unit its unit
+         * @return this builder
+         * @throws InvalidAttributeException the spin is negative
+         */
+        public Builder invokerFallbackSpin(long duration, TimeUnit unit) {
+            Arguments.notNull(unit, "time unit");
+            if (duration < 0) {
+                throw new InvalidAttributeException("the fallback spin must not be negative, got " + duration + " " + unit);
+            }
+            this.fallbackSpinNs = unit.toNanos(duration);
+            return this;
+        }
+
+        /**
          * Injects faults into what this device sends over UDP (loss, duplication, reordering, delay,
          * scripted rules), the same {@link FaultPolicy} the simulated fabric uses; {@code trace}
          * (may be null) records each packet's fate. For tests of RC recovery over real sockets.
@@ -538,7 +561,7 @@ public final class SoftRnic {
                 throw e;
             }
             InvokerIoContext io = new InvokerIoContext(TimeUnit.MICROSECONDS.toNanos(TIMER_TICK_US), transport,
-                fallbackAfterNs);
+                fallbackAfterNs, fallbackSpinNs);
             if (delayed != null) {
                 delayed.runAs(io::execute);
             }

@@ -46,6 +46,8 @@ public final class InvokerIoContext implements IoContext {
     private final long timerTickNs;
     /** How long after an application thread's last {@link #progress} the fallback thread takes over. */
     private final long fallbackAfterNs;
+    /** How long the fallback thread goes on polling after a round that found nothing. */
+    private final long fallbackSpinNs;
     private final PolledTransport transport;
     /** The device's timer entry point; null until {@link #start}. */
     private volatile Runnable timers;
@@ -63,10 +65,13 @@ public final class InvokerIoContext implements IoContext {
      * @param transport   the device's sockets, read and written by whichever thread owns the device
      * @param fallbackAfterNs how long after an application thread's last progress the fallback
      *                    thread takes over
+     * @param fallbackSpinNs how long the fallback thread goes on polling after a round that found
+     *                    nothing before it sleeps on the sockets (0: it sleeps at once)
      */
-    public InvokerIoContext(long timerTickNs, PolledTransport transport, long fallbackAfterNs) {
+    public InvokerIoContext(long timerTickNs, PolledTransport transport, long fallbackAfterNs, long fallbackSpinNs) {
         this.timerTickNs = timerTickNs;
         this.fallbackAfterNs = fallbackAfterNs;
+        this.fallbackSpinNs = fallbackSpinNs;
         this.transport = transport;
         this.nextTimerNs = System.nanoTime() + timerTickNs;
     }
@@ -212,6 +217,11 @@ public final class InvokerIoContext implements IoContext {
             lastApplicationNs = 0;
             transport.wakeUp();
         }
+    }
+
+    /** How long the fallback thread polls after a round that found nothing, before it sleeps (0: not at all). */
+    long fallbackSpinNs() {
+        return fallbackSpinNs;
     }
 
     long fallbackAfterNs() {

@@ -14,7 +14,8 @@ import io.jroce.stack.transport.PolledTransport;
  * the fallback window ({@code jroce.invoker.fallbackAfterUs}), it sleeps without watching the sockets (the
  * application reads them), waking once that window may have closed or on a hand-over. Otherwise it
  * takes the device for a round, and when a round finds nothing to do it sleeps until a socket is
- * readable, a hand-over or a task arrives, or the timers are due.
+ * readable, a hand-over or a task arrives, or the timers are due; with a spin time
+ * ({@code jroce.invoker.fallbackSpinUs}) it first goes on polling that long.
  */
 final class ProgressFallback implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressFallback.class);
@@ -56,6 +57,36 @@ final class ProgressFallback implements Runnable {
         }
     }
 
+    /**
+     * Polls the device for up to {@code jroce.invoker.fallbackSpinUs} after a round that found
+     * nothing, before sleeping: a passive side whose requests come one after the other (the server
+     * of read_lat) then answers without the wake-up of a sleeping thread each time (tens of
+     * microseconds on a small virtual machine), as a NIC polls its queues. True as soon as a round
+     * found work, or an application thread took over; false when the time ran out.
+     */
+    private boolean spin() {
+        long spinNs = io.fallbackSpinNs();
+        if (spinNs <= 0) {
+            return false;
+        }
+        long until = System.nanoTime() + spinNs;
+        while (running) {
+            long now = System.nanoTime();
+            if (now - until >= 0) {
+                return false;
+            }
+            long last = io.lastApplicationNs();
+            if (last != 0 && now - last < io.fallbackAfterNs()) {
+                return true; // an application thread progresses the device again
+            }
+            if (io.fallbackRound() > 0) {
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
     @Override
     public void run() {
         while (running) {
@@ -67,7 +98,7 @@ final class ProgressFallback implements Runnable {
                     transport.await(window - (now - last), false);
                     continue;
                 }
-                if (io.fallbackRound() == 0 && running) {
+                if (io.fallbackRound() == 0 && running && !spin()) {
                     transport.await(io.nanosToTimers(System.nanoTime()), true);
                 }
             } catch (Throwable t) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,7 +26,7 @@ class InvokerIoContextTest {
     private static final byte[] PACKET = new byte[16];
 
     private final MemoryPipe pipe = new MemoryPipe("10.0.0.1", "10.0.0.2");
-    private final InvokerIoContext io = new InvokerIoContext(TICK_NS, pipe.a, TimeUnit.MILLISECONDS.toNanos(1));
+    private final InvokerIoContext io = new InvokerIoContext(TICK_NS, pipe.a, TimeUnit.MILLISECONDS.toNanos(1), 0);
 
     /** Closes on another thread, so that a device left locked fails the test instead of hanging it. */
     @AfterEach
@@ -108,6 +109,45 @@ class InvokerIoContextTest {
         assertTrue(server.get().getName().endsWith("-fallback"), server.get().getName());
         assertNotSame(Thread.currentThread(), server.get());
     }
+    /**
+     * With a spin time the fallback thread goes on polling after a round that found nothing:
+     * datagrams that come one after another are all served without the thread sleeping in
+     * between. Without one (the context of the other tests) it sleeps once a datagram is served.
+     */
+    @Test
+    void aSpinningFallbackServesDatagramsInARowWithoutSleeping() throws Exception {
+        MemoryPipe other = new MemoryPipe("10.0.0.3", "10.0.0.4");
+        InvokerIoContext spinning = new InvokerIoContext(TICK_NS, other.a, TimeUnit.MILLISECONDS.toNanos(1),
+            TimeUnit.SECONDS.toNanos(DEADLINE_S));
+        Semaphore served = new Semaphore(0);
+        other.a.start((packet, offset, length, src, srcPort, dst) -> served.release());
+        spinning.start(() -> { }, "spinning");
+        try {
+            other.b.send(new UnsafeBuffer(PACKET), 0, PACKET.length, other.b.address, other.a.address, 4791);
+            assertTrue(served.tryAcquire(DEADLINE_S, TimeUnit.SECONDS), "the first datagram was served");
+            int slept = other.a.awaits.get();
+            for (int i = 0; i < 5; i++) {
+                other.b.send(new UnsafeBuffer(PACKET), 0, PACKET.length, other.b.address, other.a.address, 4791);
+                assertTrue(served.tryAcquire(DEADLINE_S, TimeUnit.SECONDS), "datagram " + (i + 2) + " was served");
+            }
+            assertEquals(slept, other.a.awaits.get(), "the fallback thread slept between datagrams while it spun");
+        } finally {
+            spinning.close();
+        }
+
+        Semaphore servedHere = new Semaphore(0);
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> servedHere.release());
+        io.start(() -> { }, "ctx");
+        arrive();
+        assertTrue(servedHere.tryAcquire(DEADLINE_S, TimeUnit.SECONDS), "served without a spin");
+        int before = pipe.a.awaits.get();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+        while (pipe.a.awaits.get() == before && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1); // a condition wait: the fallback thread going to sleep
+        }
+        assertTrue(pipe.a.awaits.get() > before, "without a spin the fallback thread sleeps once it has served");
+    }
+
     /**
      * A task queued by a thread that found the device taken runs before the owner lets go: after
      * two threads' execute calls both returned, both tasks ran, every time. Many rounds of the two

@@ -36,6 +36,8 @@ final class MemoryPipe {
         End peer;
         volatile boolean drop;
         volatile Thread lastReader;
+        /** How many times a thread went into {@link #await}. */
+        final java.util.concurrent.atomic.AtomicInteger awaits = new java.util.concurrent.atomic.AtomicInteger();
         /** True while a thread waits in {@link #await} without watching the sockets. */
         volatile boolean sleepingUnwatched;
         private final ConcurrentLinkedQueue<Datagram> inbound = new ConcurrentLinkedQueue<>();
@@ -84,6 +86,7 @@ final class MemoryPipe {
 
         @Override
         public void await(long timeoutNs, boolean watchSockets) {
+            awaits.incrementAndGet();
             long left = timeoutNs;
             lock.lock();
             sleepingUnwatched = !watchSockets;

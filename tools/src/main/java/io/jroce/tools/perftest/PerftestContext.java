@@ -64,11 +64,14 @@ final class PerftestContext implements AutoCloseable {
         // mode) unless --progress or -Djroce.progress say otherwise; in the event-loop mode the I/O
         // thread keeps up without sleeping while it spins (-Djroce.busyPoll=false to compare;
         // docs/progress-modes.md, docs/benchmarks.md). Polling without pause, they wake the fallback
-        // thread less often than other programs (its window is longer).
+        // thread less often than other programs (its window is longer), and their passive side (the
+        // server of read_lat) has that thread poll a while before it sleeps.
         SoftRnic.Builder builder = o.device().withProgressDefault(SoftRnic.busyPollingDefault()).builder()
             .busyPoll(Configuration.busyPoll(Configuration.PERFTEST_BUSY_POLL_DEFAULT))
             .invokerFallbackAfter(Math.max(1, Configuration.invokerFallbackAfterUs(
-                Configuration.PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US)), TimeUnit.MICROSECONDS);
+                Configuration.PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US)), TimeUnit.MICROSECONDS)
+            .invokerFallbackSpin(Configuration.invokerFallbackSpinUs(
+                Configuration.PERFTEST_INVOKER_FALLBACK_SPIN_DEFAULT_US), TimeUnit.MICROSECONDS);
         try {
             ctx.device = ctx.closer.register(builder.open());
         } catch (VerbsException | IllegalArgumentException e) {
