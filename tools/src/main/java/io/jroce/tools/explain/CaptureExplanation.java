@@ -17,9 +17,12 @@ public final class CaptureExplanation {
     private final List<Report> reports = new ArrayList<>();
     /** Each connection with every packet, for the ladder (a report's connection lacks the unseen ones). */
     private final List<Connection> connections = new ArrayList<>();
+    /** Frames lost after the capture point: drawn crossed, left out of the analysis. */
+    private final Set<Integer> unseen;
 
     private CaptureExplanation(Capture capture, Set<Integer> unseen) {
         this.capture = capture;
+        this.unseen = Set.copyOf(unseen);
         for (Connection c : new ConnectionFinder().find(capture.packets())) {
             connections.add(c);
             reports.add(ConnectionAnalysis.analyseArrived(c, unseen));
@@ -95,6 +98,21 @@ public final class CaptureExplanation {
         for (int i = 0; i < reports.size(); i++) {
             ladder.print(reports.get(i), connections.get(i).packets());
         }
+    }
+
+    /**
+     * The page {@code jroce explain --html} writes, of every connection: ladders to time scale, a
+     * cross for each packet lost on the way, each packet's notes (the caller's included) and fields
+     * on a click.
+     *
+     * @return the self-contained HTML page
+     */
+    public String html() {
+        HtmlPage page = new HtmlPage(capture.name(), capture.startNs());
+        for (int i = 0; i < reports.size(); i++) {
+            page.add(reports.get(i), connections.get(i).packets(), unseen);
+        }
+        return page.render();
     }
 
     /**

@@ -46,7 +46,9 @@ public final class LearnDocs {
             `jroce explain`, which reads the same capture as it reads any other.
 
             Run a lesson in the terminal with `./jroce lesson NAME` (`./jroce lesson` lists them), draw it as \
-            Mermaid with `--mermaid`, and write its capture for Wireshark with `--pcap FILE`. The pages \
+            Mermaid with `--mermaid`, open it as a page in a browser (to time scale, a click shows a packet's \
+            why and every field) with `--html FILE`, and write its capture for Wireshark with `--pcap FILE`. \
+            The pages \
             below are those commands' output; [explain.md](../explain.md) says what explain's notes mean, \
             and [rc-protocol.md](../rc-protocol.md) and [rc-reliability.md](../rc-reliability.md) tell the \
             same story from the inside of jroce's engines.

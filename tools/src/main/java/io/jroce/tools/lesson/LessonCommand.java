@@ -18,7 +18,7 @@ import java.util.Optional;
 /** {@code jroce lesson}: see {@link #USAGE}. */
 public final class LessonCommand implements Command {
     static final String USAGE = """
-        usage: jroce lesson [--mermaid | --markdown] [--pcap FILE] [NAME]
+        usage: jroce lesson [--mermaid | --markdown | --html FILE] [--pcap FILE] [NAME]
 
         Without NAME, lists the lessons. With NAME, runs that lesson: a short scripted scenario of two
         jroce devices on the simulated fabric, on virtual time with a fixed seed, PSNs and QPNs, so
@@ -29,6 +29,8 @@ public final class LessonCommand implements Command {
         options:
           --mermaid     print the ladder as a Mermaid sequenceDiagram instead
           --markdown    print the lesson's page of docs/learn instead
+          --html FILE   write the lesson as one offline HTML page instead (as explain --html: the
+                        ladder to time scale, a click shows a packet's why and every field)
           --pcap FILE   also write the lesson's capture to FILE (classic pcap, for Wireshark or
                         jroce explain)
         """;
@@ -53,22 +55,24 @@ public final class LessonCommand implements Command {
         boolean[] mermaid = {false};
         boolean[] markdown = {false};
         String[] pcap = {null};
+        String[] html = {null};
         String[] name = {null};
         List<OptionSpec> table = List.of(
             flag(OptionSpec.NO_SHORT, "mermaid", () -> mermaid[0] = true),
             flag(OptionSpec.NO_SHORT, "markdown", () -> markdown[0] = true),
-            value(OptionSpec.NO_SHORT, "pcap", (o, v) -> pcap[0] = v));
+            value(OptionSpec.NO_SHORT, "pcap", (o, v) -> pcap[0] = v),
+            value(OptionSpec.NO_SHORT, "html", (o, v) -> html[0] = v));
         new Getopt(table, (o, operand) -> {
             if (name[0] != null) {
                 throw new UsageException("one lesson at a time, got '" + name[0] + "' and '" + operand + "'");
             }
             name[0] = operand;
         }).parse(args);
-        if (mermaid[0] && markdown[0]) {
-            throw new UsageException("--mermaid or --markdown, not both");
+        if ((mermaid[0] ? 1 : 0) + (markdown[0] ? 1 : 0) + (html[0] != null ? 1 : 0) > 1) {
+            throw new UsageException("one of --mermaid, --markdown and --html");
         }
         if (name[0] == null) {
-            if (mermaid[0] || markdown[0] || pcap[0] != null) {
+            if (mermaid[0] || markdown[0] || pcap[0] != null || html[0] != null) {
                 throw new UsageException("which lesson? name one (jroce lesson lists them)");
             }
             list(out);
@@ -89,7 +93,15 @@ public final class LessonCommand implements Command {
                 return ExitStatus.FAILED;
             }
         }
-        if (mermaid[0]) {
+        if (html[0] != null) {
+            try {
+                Files.writeString(Path.of(html[0]), run.explanation().html());
+            } catch (IOException e) {
+                err.println("jroce lesson: cannot write " + html[0] + ": " + e.getMessage());
+                return ExitStatus.FAILED;
+            }
+            out.println("wrote " + html[0] + ": lesson " + lesson.get().name());
+        } else if (mermaid[0]) {
             LessonPrinter.mermaid(run, out);
         } else if (markdown[0]) {
             out.print(LessonPrinter.markdown(run));

@@ -161,6 +161,27 @@ class ExplainHtmlBrowserTest {
         assertEquals("error", broken, "the check can fail: Mermaid refuses a broken diagram");
     }
 
+    /** A lesson's page (jroce lesson --html): its packets, the lost one crossed, a packet's why on a click. */
+    @Test
+    void aLessonPageShowsTheLossAndEachPacketsWhy() throws Exception {
+        Path html = dir.resolve("lesson-lost-packet.html");
+        CommandRunner r = CommandRunner.run("lesson", "--html", html.toString(), "lost-packet");
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        open(html);
+        assertEquals(9, browser.findElements(By.cssSelector("g.pkt")).size(), "the lesson's nine frames");
+        assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
+            "the lost MIDDLE is crossed out");
+        browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+        assertTrue(browser.findElement(By.id("selTitle")).getText().startsWith("frame 5: RC_ACKNOWLEDGE psn 257"),
+            browser.findElement(By.id("selTitle")).getText());
+        String notes = browser.findElement(By.id("selNotes")).getText();
+        assertTrue(notes.contains("why:"), notes);
+        assertTrue(browser.findElement(By.id("selFields")).getText().contains("AETH"),
+            browser.findElement(By.id("selFields")).getText());
+        noConsoleErrors("lesson-lost-packet");
+        screenshot("lesson-lost-packet");
+    }
+
     @Test
     void anRxeCaptureDrawsEveryPacketWithItsFields() throws Exception {
         CommandRunner text = CommandRunner.run("explain", RXE_CAPTURE.toString());

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +65,29 @@ class LessonCommandTest {
         assertTrue(!e.out().contains(" bad ICRC, "), "every ICRC verifies: " + e.out());
     }
 
+    /**
+     * --html writes explain's page of the lesson's run: its packets, the lost one, and under each
+     * packet the lesson's why (ExplainHtmlBrowserTest opens it in a browser).
+     */
+    @Test
+    void htmlWritesThePageWithEveryWhy() throws Exception {
+        Path html = dir.resolve("lost-packet.html");
+        CommandRunner r = CommandRunner.run("lesson", "--html", html.toString(), "lost-packet");
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        assertEquals("wrote " + html + ": lesson lost-packet\n", r.out());
+        String page = Files.readString(html);
+        assertTrue(page.startsWith("<!DOCTYPE html>"), page.substring(0, Math.min(80, page.length())));
+        LessonRun run = LessonRun.of(Catalogue.find("lost-packet").orElseThrow());
+        for (List<String> whys : run.whys()) {
+            for (String why : whys) {
+                // as the page's JSON writes it: Jackson's escapes, and '<' escaped for the script element
+                String json = new ObjectMapper().writeValueAsString(why);
+                json = json.substring(1, json.length() - 1).replace("<", "\\u003c");
+                assertTrue(page.contains(json), "the why '" + why + "' is in the page");
+            }
+        }
+    }
+
     @Test
     void mistakesAreUsageErrors() throws Exception {
         CommandRunner unknown = CommandRunner.run("lesson", "no-such-lesson");
@@ -71,5 +96,8 @@ class LessonCommandTest {
         assertEquals(ExitStatus.USAGE, CommandRunner.run("lesson", "--mermaid").status());
         assertEquals(ExitStatus.USAGE, CommandRunner.run("lesson", "--mermaid", "--markdown", "rnr").status());
         assertEquals(ExitStatus.USAGE, CommandRunner.run("lesson", "rnr", "psn-wrap").status());
+        assertEquals(ExitStatus.USAGE, CommandRunner.run("lesson", "--html", dir.resolve("x.html").toString(),
+            "--mermaid", "rnr").status());
+        assertEquals(ExitStatus.USAGE, CommandRunner.run("lesson", "--html", dir.resolve("x.html").toString()).status());
     }
 }
