@@ -55,7 +55,8 @@ class EventLogTest {
         "roce:nak_sent", Set.of("qpn", "psn", "syndrome"),
         "roce:nak_received", Set.of("qpn", "psn", "syndrome"),
         "roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left"),
-        "roce:rnr_wait", Set.of("qpn", "psn", "delay_ns"));
+        "roce:rnr_wait", Set.of("qpn", "psn", "delay_ns"),
+        "roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len"));
 
     /** The run: both devices' logs, A's then B's. */
     private static String run() {
@@ -135,6 +136,11 @@ class EventLogTest {
         long receivedMiddles = names.stream().filter("roce:packet_received RC_SEND_MIDDLE"::equals).count();
         assertEquals(2, sentMiddles, "the lost MIDDLE and its retransmission");
         assertEquals(1, receivedMiddles, "only the retransmission arrived");
+        List<String> completions = records.stream().filter(r -> "roce:cqe_generated".equals(r.path("name").asText()))
+            .map(r -> r.get("data").toString()).toList();
+        assertEquals(List.of("{\"qpn\":17,\"wr_id\":1,\"status\":\"SUCCESS\",\"opcode\":\"SEND\",\"byte_len\":3000}",
+            "{\"qpn\":17,\"wr_id\":2,\"status\":\"SUCCESS\",\"opcode\":\"RECV\",\"byte_len\":3000}"), completions,
+            "A's SEND and B's RECV, each once");
     }
 
     @Test

@@ -86,7 +86,9 @@ final class SoftCq implements CompletionQueue, CompletionSink {
     /** A completion that matches what the CQ is armed for fires its channel. */
     @Override
     public void publish(boolean solicited) {
-        boolean successful = ring.claimed().status() == WcStatus.SUCCESS;
+        WorkCompletion wc = ring.claimed();
+        boolean successful = wc.status() == WcStatus.SUCCESS;
+        device.events().completionGenerated(wc); // before a poller may copy it out
         ring.publish();
         waiters.published();
         if (arming.fire(solicited, successful)) {

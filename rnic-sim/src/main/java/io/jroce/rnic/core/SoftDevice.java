@@ -48,6 +48,8 @@ public final class SoftDevice implements RdmaDevice {
     private final KeyTable keys = new KeyTable();
     private final MemoryBudget memory;
     private final RnicEngine engine;
+    /** Who hears of the protocol's events, completions included. */
+    private final ProtocolEvents events;
     private final Gsi gsi;
     private volatile io.jroce.stack.transport.PollingHint pollingHint;
     private final Set<SoftPd> pds = ConcurrentHashMap.newKeySet();
@@ -74,6 +76,7 @@ public final class SoftDevice implements RdmaDevice {
         this.transport = transport;
         this.io = io;
         counters.dropListener(events);
+        this.events = events;
         this.engine = new RnicEngine(io, transport, counters, keys, this.gids, events);
         this.gsi = engine.gsi();
         this.asyncEvents = new AsyncEvents(io, name);
@@ -111,6 +114,10 @@ public final class SoftDevice implements RdmaDevice {
     /** Expires protocol timers; the runtime calls it periodically on the I/O thread. */
     public void onTimer() {
         engine.onTimer();
+    }
+
+    ProtocolEvents events() {
+        return events;
     }
 
     Counters counterSet() {

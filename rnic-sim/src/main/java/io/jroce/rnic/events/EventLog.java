@@ -19,6 +19,7 @@ import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * A device's event log: what it sent and received, packet by packet, and its protocol events, as
@@ -268,6 +269,25 @@ public final class EventLog implements AutoCloseable {
             json.writeNumberField("qpn", qpn);
             json.writeNumberField("psn", psn);
             json.writeNumberField("delay_ns", delayNs);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void completion(WorkCompletion wc) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:cqe_generated");
+            json.writeNumberField("qpn", wc.qpNum());
+            json.writeNumberField("wr_id", wc.wrId());
+            json.writeStringField("status", wc.status().name());
+            if (wc.opcode() != null) {
+                json.writeStringField("opcode", wc.opcode().name()); // not defined for every error completion
+            }
+            json.writeNumberField("byte_len", wc.byteLen());
             end();
         } catch (IOException e) {
             failure = e;

@@ -2,6 +2,7 @@ package io.jroce.rnic.events;
 
 import io.jroce.stack.stats.Counter;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.WorkCompletion;
 
 /** Protocol events written to an {@link EventLog} and passed on to the listener they replace. */
 public final class EventLogProtocolEvents implements ProtocolEvents {
@@ -47,6 +48,12 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
     public void rnrWait(int qpn, int psn, long delayNs) {
         log.rnrWait(qpn, psn, delayNs);
         next.rnrWait(qpn, psn, delayNs);
+    }
+
+    @Override
+    public void completionGenerated(WorkCompletion wc) {
+        log.completion(wc);
+        next.completionGenerated(wc);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.jroce.rnic.events;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.DropListener;
 import io.jroce.verbs.QpState;
+import io.jroce.verbs.WorkCompletion;
 
 /**
  * Listens to one device's protocol engines. Every method has an empty default, so a listener
@@ -76,6 +77,16 @@ public interface ProtocolEvents extends DropListener {
      * @param delayNs how long it waits, from the NAK's timer code (IBTA 9.7.5.2.8)
      */
     default void rnrWait(int qpn, int psn, long delayNs) {
+    }
+
+    /**
+     * A completion entered a CQ, before any poller can see it: a work request of QP
+     * {@code wc.qpNum()} ended, as its poller will be told. {@code wc} is the CQ's own entry: read
+     * it during the call, keep nothing.
+     *
+     * @param wc the completion
+     */
+    default void completionGenerated(WorkCompletion wc) {
     }
 
     @Override
