@@ -102,32 +102,10 @@ final class RpingRun {
      * so if it still cannot close, the run says so on stderr.
      */
     private void closeDevice(RdmaDevice device, RpingServer server) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
-        boolean interrupted = Thread.interrupted();
         try {
-            while (true) {
-                try {
-                    device.close();
-                    return;
-                } catch (ResourceBusyException e) {
-                    if (System.nanoTime() - deadline > 0) {
-                        log.err("jroce: device " + device.name() + " could not close: " + e.getMessage());
-                        return;
-                    }
-                    if (server != null) {
-                        server.releaseLeftovers();
-                    }
-                    try {
-                        Thread.sleep(RETRY_MS);
-                    } catch (InterruptedException ie) {
-                        interrupted = true;
-                    }
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            retryWhileBusy(device::close, server == null ? () -> { } : server::releaseLeftovers);
+        } catch (ResourceBusyException e) {
+            log.err("jroce: device " + device.name() + " could not close: " + e.getMessage());
         }
     }
 
@@ -227,18 +205,30 @@ final class RpingRun {
      * events_completed); jroce's close refuses until then, so it is tried again. Unread events are discarded.
      */
     void destroyId(RdmaCmId id) {
+        retryWhileBusy(() -> {
+            id.close();
+            cmThread.forget(id);
+        }, () -> { });
+    }
+
+    /**
+     * Runs {@code attempt} until it does not refuse with {@link ResourceBusyException}, for at most
+     * {@link #TEARDOWN_MS}, running {@code between} and waiting {@link #RETRY_MS} after each refusal;
+     * then the last refusal is thrown. An interrupt does not cut it short (it is kept for the caller).
+     */
+    private static void retryWhileBusy(Runnable attempt, Runnable between) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MS);
-        boolean interrupted = false;
+        boolean interrupted = Thread.interrupted();
         try {
             while (true) {
                 try {
-                    id.close();
-                    cmThread.forget(id);
+                    attempt.run();
                     return;
                 } catch (ResourceBusyException e) {
                     if (System.nanoTime() - deadline > 0) {
                         throw e;
                     }
+                    between.run();
                     try {
                         Thread.sleep(RETRY_MS);
                     } catch (InterruptedException ie) {
