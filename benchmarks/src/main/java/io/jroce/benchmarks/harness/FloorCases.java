@@ -40,15 +40,15 @@ final class FloorCases {
         String size = Integer.toString(SIZE);
         List<FloorCase> cases = new ArrayList<>();
         cases.add(latency("send_lat_64", "send_lat", "64 B SEND", false, FloorDatagram.sendLatency(SIZE), n,
-            List.of("-s", size), Target.atMost(1.5), Target.atMost(3)));
+            List.of("-s", size), Target.atMost(1.5), Target.atMost(3), true));
         cases.add(latency("write_lat_64", "write_lat", "64 B WRITE", false, FloorDatagram.writeLatency(SIZE), n,
-            List.of("-s", size), Target.atMost(1.5), Target.atMost(3)));
+            List.of("-s", size), Target.atMost(1.5), Target.atMost(3), false));
         // perftest's read_lat and atomic_lat report the whole round trip (request and response).
         cases.add(latency("read_lat_64", "read_lat", "64 B READ", true, FloorDatagram.readLatency(SIZE), n,
-            List.of("-s", size), Target.NONE, Target.NONE));
+            List.of("-s", size), Target.NONE, Target.NONE, false));
         // perftest's atomics move 8 bytes, and -s cannot change that.
         cases.add(latency("atomic_lat", "atomic_lat", "FETCH_ADD", true, FloorDatagram.atomicLatency(), n, List.of(),
-            Target.NONE, Target.NONE));
+            Target.NONE, Target.NONE, false));
 
         FloorDatagram small = FloorDatagram.writeOnly(SIZE);
         cases.add(new FloorCase("write_rate_64", "RC RDMA WRITE 64 B message rate, 1 QP",
@@ -74,8 +74,9 @@ final class FloorCases {
         return cases;
     }
 
+    /** A latency case: udp-floor, the twin with --warm-up and, when {@code alsoCold}, the twin without it (rows without targets). */
     private static FloorCase latency(String name, String tool, String what, boolean roundTrip, int datagram, int n,
-                                     List<String> sizeArgs, Target median, Target p99) {
+                                     List<String> sizeArgs, Target median, Target p99, boolean alsoCold) {
         List<String> cold = new ArrayList<>(sizeArgs);
         cold.addAll(List.of("-n", Integer.toString(n), "-F"));
         List<String> warm = new ArrayList<>(cold);
@@ -85,7 +86,7 @@ final class FloorCases {
             FloorRun.jroce("jroce", "jroce", tool, warm)));
         List<FloorRow> table = new ArrayList<>(List.of(FloorRow.againstFloor(rows, Figure.MEDIAN_US, median),
             FloorRow.againstFloor(rows, Figure.P99_US, p99)));
-        if (tool.equals("send_lat")) {
+        if (alsoCold) {
             runs.add(FloorRun.jroce(COLD, "jroce, no warm-up", tool, cold));
             table.add(new FloorRow(rows + ", no warm-up", Figure.MEDIAN_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));
             table.add(new FloorRow(rows + ", no warm-up", Figure.P99_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));

@@ -35,7 +35,7 @@ final class LatLoops {
     }
 
     private void begin() {
-        tposted = new long[(int) Math.max(1, p.iters + p.warmUp)];
+        tposted = new long[(int) Math.max(1, p.runIters())];
         sampled = 0;
         clock = p.durationMode ? new DurationClock(p.duration, p.margin) : null;
         marks = SteadyStateMarks.take(p.client);
@@ -76,7 +76,7 @@ final class LatLoops {
         long scnt = 0;
         long ccnt = 0;
         long rcnt = 0;
-        long iters = p.iters + p.warmUp;
+        long iters = p.runIters();
         if (clock != null) {
             clock.start();
         }
@@ -138,7 +138,7 @@ final class LatLoops {
         QueuePair qp = ctx.qps().get(0);
         long scnt = 0;
         long rcnt = 0;
-        long iters = p.iters + p.warmUp;
+        long iters = p.runIters();
         int sizePerQp = p.rxDepth;
         int baseFlags = WorkRequests.flags(p, false);
         boolean first = true;
@@ -198,7 +198,7 @@ final class LatLoops {
         if (clock != null) {
             clock.start();
         }
-        while (scnt < p.iters + p.warmUp || running()) {
+        while (scnt < p.runIters() || running()) {
             if (clock == null) {
                 tposted[(int) scnt] = System.nanoTime();
             }
@@ -220,7 +220,7 @@ final class LatLoops {
         }
         // --warm-up's iterations are left out: the report is of the last -n posts
         long[] measured = p.warmUp == 0 ? tposted
-            : Arrays.copyOfRange(tposted, (int) p.warmUp, (int) (p.warmUp + p.iters));
+            : Arrays.copyOfRange(tposted, (int) p.warmUp, (int) p.runIters());
         return LatencyReport.row(p.size, p.iters, measured, roundTrip);
     }
 }

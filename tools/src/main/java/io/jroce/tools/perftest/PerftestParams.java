@@ -34,6 +34,11 @@ final class PerftestParams {
     long iters;
     /** --warm-up: iterations run before the {@link #iters} measured ones. */
     final long warmUp;
+
+    /** The iterations a latency run makes: the warm-up's, then the measured ones. */
+    long runIters() {
+        return warmUp + iters;
+    }
     int txDepth;
     int rxDepth;
     int cqMod;
