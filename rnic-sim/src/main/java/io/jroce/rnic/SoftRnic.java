@@ -483,9 +483,9 @@ public final class SoftRnic {
             RoceTransport finalWire = logged(wire, log);
             SoftDevice device;
             try {
-                // Uninterruptibly: a caller interrupted here (a cancelled task) would otherwise leave the
-                // transport's thread and sockets behind, bound, with nobody to close them.
-                device = io.callUninterruptibly(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
+                // The call waits through an interrupt (a cancelled task): the transport's thread and
+                // sockets are the device's to close, never left behind bound with nobody to close them.
+                device = io.call(() -> SoftDevice.open(name, gids, activeMtu, finalWire, io, counters,
                     memoryBudget, events(log)));
             } catch (RuntimeException e) {
                 transport.close();

@@ -23,7 +23,9 @@ public interface IoContext {
     void execute(Runnable task);
 
     /**
-     * Runs {@code task} on the I/O thread and waits for its result, rethrowing what it throws.
+     * Runs {@code task} on the I/O thread and waits for its result, rethrowing what it throws. The
+     * wait does not end at an interrupt of the calling thread, whose interrupt stays set: a verb
+     * takes effect or fails for a reason of its own, never half because its caller was cancelled.
      *
      * @param <T> the result's type
      * @param task what to run

@@ -421,14 +421,17 @@ public final class SoftDevice implements RdmaDevice {
                 detachMcast(qp, mgid); // as rxe_drop_all_mcast_groups
             }
         }
-        io.call(() -> {
-            engine.unregister(qp.transport);
-            qp.transport.qp.state = QpState.RESET; // a queued run of its requester now does nothing
-            return null;
-        });
-        qpns.release(qp.qpn);
-        liveQps--;
-        memory.refund(qp.footprint);
+        try {
+            io.call(() -> {
+                engine.unregister(qp.transport);
+                qp.transport.qp.state = QpState.RESET; // a queued run of its requester now does nothing
+                return null;
+            });
+        } finally {
+            qpns.release(qp.qpn);
+            liveQps--;
+            memory.refund(qp.footprint);
+        }
     }
 
     void pdClosed(SoftPd pd) {

@@ -479,13 +479,18 @@ final class SoftQp implements QueuePair {
             return;
         }
         closed = true;
-        device.destroyQp(this);
-        sendCq.detach();
-        recvCq.detach();
-        if (srq != null) {
-            srq.detach();
+        try {
+            device.destroyQp(this);
+        } finally {
+            // Marked destroyed, it is given back whatever the I/O thread said: else its PD and CQs
+            // would count it for ever and its device could never close.
+            sendCq.detach();
+            recvCq.detach();
+            if (srq != null) {
+                srq.detach();
+            }
+            pd.qpDestroyed();
         }
-        pd.qpDestroyed();
     }
 
     @Override

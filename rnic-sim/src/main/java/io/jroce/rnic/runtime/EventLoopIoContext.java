@@ -1,7 +1,6 @@
 package io.jroce.rnic.runtime;
 
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 
 import io.jroce.rnic.core.IoContext;
 import io.jroce.verbs.TransportException;
@@ -31,39 +30,20 @@ public final class EventLoopIoContext implements IoContext {
         loop.execute(task);
     }
 
+    /**
+     * Runs {@code task} on the event loop and waits for it even when the calling thread is
+     * interrupted meanwhile (the interrupt stays set). A verb must take effect or fail for a reason
+     * of its own: a wait given up at an interrupt left it half done, its task run on the loop or
+     * not, and a QP destroyed that way kept its PD and CQs, so its device could never close.
+     */
     @Override
     public <T> T call(Callable<T> task) {
-        try {
-            if (loop.inEventLoop()) {
-                return task.call();
-            }
-            return submit(task).get();
-        } catch (ExecutionException e) {
-            throw failed(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException("interrupted while waiting for the I/O thread", e);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new TransportException("the device's I/O thread has stopped", e); // a task run here met it too
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw failed(e);
-        }
-    }
-
-    /**
-     * Runs {@code task} on the event loop and waits for it even if the calling thread is interrupted
-     * meanwhile, whose interrupt then stays set: for opening a device, which must either return it or
-     * fail for a reason of its own, never leave it half made because its caller was cancelled.
-     *
-     * @param task what to run on the loop
-     * @param <T>  what it returns
-     * @return what it returned; what it threw is rethrown
-     */
-    public <T> T callUninterruptibly(Callable<T> task) {
         if (loop.inEventLoop()) {
-            return call(task);
+            try {
+                return task.call();
+            } catch (Exception e) {
+                throw failed(e);
+            }
         }
         io.netty.util.concurrent.Future<T> f = submit(task).awaitUninterruptibly();
         if (f.isSuccess()) {
@@ -83,6 +63,9 @@ public final class EventLoopIoContext implements IoContext {
 
     /** What a task threw, as the caller sees it: itself if unchecked, else wrapped. */
     private static RuntimeException failed(Throwable cause) {
+        if (cause instanceof java.util.concurrent.RejectedExecutionException) {
+            return new TransportException("the device's I/O thread has stopped", cause); // a task run here met it too
+        }
         return cause instanceof RuntimeException re ? re : new VerbsException("I/O thread task failed: " + cause, cause);
     }
 

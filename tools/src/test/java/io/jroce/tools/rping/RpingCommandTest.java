@@ -296,6 +296,8 @@ class RpingCommandTest {
                 thrice.addAll(once);
             }
             assertEquals(thrice, server.outLines(), server.transcript());
+            server.close(); // its run has ended: a device it could not close would take the next server's address
+            assertTrue(server.errLines().stream().noneMatch(l -> l.contains("could not close")), server.transcript());
         }
         // stopped, it closed its device: a new server on its address and port serves the next client
         try (TwinSide server = rping("-s", "-a", SERVER, "--udp-port", udp);
