@@ -25,6 +25,7 @@ import io.jroce.verbs.cm.RdmaCmEventType;
 import io.jroce.verbs.cm.RdmaCmId;
 import io.jroce.verbs.cm.RdmaCmOption;
 import io.jroce.verbs.cm.RdmaEventChannel;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;

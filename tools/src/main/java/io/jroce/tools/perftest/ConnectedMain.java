@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.PrintStream;
 import java.util.List;
 

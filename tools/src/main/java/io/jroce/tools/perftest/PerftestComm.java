@@ -1,5 +1,6 @@
 package io.jroce.tools.perftest;
 
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -170,7 +171,11 @@ final class PerftestComm implements Closeable {
      */
     PerftestDest handShake(PerftestDest mine) throws PerftestException {
         if (channel.rdmaCm()) {
-            return PerftestDest.fromRecord(exchange(mine.toRecord(gidIndex), PerftestDest.RECORD_LENGTH));
+            try {
+                return PerftestDest.fromRecord(exchange(mine.toRecord(gidIndex), PerftestDest.RECORD_LENGTH));
+            } catch (IllegalArgumentException e) {
+                throw new PerftestException("Couldn't read the peer's keys: " + e.getMessage(), e);
+            }
         }
         byte[] remote = exchange(mine.toMessage(), PerftestDest.MESSAGE_LENGTH);
         try {

@@ -18,6 +18,7 @@ import io.jroce.verbs.QpType;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
 import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.jroce.tools.perftest;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.Mtu;
 import io.jroce.verbs.QpType;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -149,10 +150,10 @@ final class PerftestRun {
         // QP's SEND: no OUT, RKey or VAddr then
         PerftestTool.Verb printed = p.rdmaCm ? PerftestTool.Verb.SEND : p.verb;
         for (PerftestDest d : mine) {
-            out.println(d.describe("local", printed));
+            out.println(DestLines.describe(d, "local", printed));
         }
         for (PerftestDest d : mine) {
-            out.println(comm.handShake(d).describe("remote", printed));
+            out.println(DestLines.describe(comm.handShake(d), "remote", printed));
         }
         if (!sendFamily) {
             comm.handShake(mine.get(0));

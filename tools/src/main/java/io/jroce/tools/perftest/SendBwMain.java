@@ -1,6 +1,7 @@
 package io.jroce.tools.perftest;
 
 import io.jroce.tools.perftest.report.PerftestReportWriter;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.PrintStream;
 import java.util.List;
 

@@ -6,6 +6,7 @@ import io.jroce.verbs.ScatterGatherEntry;
 import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WrOpcode;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.util.List;
 
 /**

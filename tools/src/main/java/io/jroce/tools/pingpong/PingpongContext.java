@@ -21,6 +21,7 @@ import io.jroce.verbs.SendFlags;
 import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.SharedReceiveQueue;
 import io.jroce.verbs.VerbsException;
+import io.jroce.verbs.exchange.PingpongDest;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.jroce.tools.pingpong;
 
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.exchange.PingpongDest;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,7 @@ final class PingpongRun {
             mine.add(d);
         }
         while (mine.size() < tool.exchangedMessages()) {
-            mine.add(PingpongDest.unused());
+            mine.add(PingpongTool.unusedDest());
         }
         return List.copyOf(mine);
     }

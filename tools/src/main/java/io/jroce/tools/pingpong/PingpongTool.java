@@ -1,6 +1,8 @@
 package io.jroce.tools.pingpong;
 
+import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpType;
+import io.jroce.verbs.exchange.PingpongDest;
 
 /**
  * The four ping-pong examples of rdma-core v44 ({@code libibverbs/examples/*_pingpong.c}) that
@@ -101,11 +103,25 @@ enum PingpongTool {
      * of every tool has a comma; the twin prints it the same way.
      */
     String localLine(PingpongDest mine) {
-        return "  local address:  " + mine.describe(this == UD ? ": " : ", ");
+        return "  local address:  " + describe(mine, this == UD ? ": " : ", ");
     }
 
     /** The "remote address" line. */
     static String remoteLine(PingpongDest remote) {
-        return "  remote address: " + remote.describe(", ");
+        return "  remote address: " + describe(remote, ", ");
+    }
+
+    /** The text after "local address:" or "remote address:", {@code beforeGid} before "GID". */
+    static String describe(PingpongDest d, String beforeGid) {
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x%sGID %s", d.lid(), d.qpn(), d.psn(), beforeGid,
+            GidText.format(d.gid()));
+    }
+
+    /**
+     * An entry srq_pingpong sends for each QP past num_qp: every field zero (memset of my_dest),
+     * which reads {@code 0000:000000:000000:} and 32 zeros on the wire.
+     */
+    static PingpongDest unusedDest() {
+        return new PingpongDest(0, 0, 0, Gid.of(new byte[Gid.LENGTH]));
     }
 }

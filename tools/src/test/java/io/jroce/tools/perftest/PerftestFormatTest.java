@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jroce.tools.UsageException;
 import io.jroce.tools.perftest.report.PerftestReportWriter;
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -19,25 +20,13 @@ class PerftestFormatTest {
         (byte) 192, (byte) 168, 1, 2});
 
     @Test
-    void keyMessageIs108BytesOfPerftestsFormat() {
-        PerftestDest d = new PerftestDest(0, 16, 0x11, 0xabcdef, 0x204, 0x7f1d1c36b000L, GID, 0);
-        byte[] m = d.toMessage();
-        assertEquals(108, m.length);
-        assertEquals(0, m[107]);
-        String text = new String(m, 0, 107, java.nio.charset.StandardCharsets.US_ASCII);
-        assertEquals("0000:0010:000011:abcdef:00000204:00007f1d1c36b000:00:00:00:00:00:00:00:00:00:00:ff:ff:c0:a8:01:02:"
-            + "00000000:", text);
-        assertEquals(d, PerftestDest.parse(m));
-    }
-
-    @Test
     void addressLinesAsPerftestPrintsThem() {
         PerftestDest d = new PerftestDest(0, 16, 0x11, 0x8d4a7c, 0x204, 0x7f1d1c36b000L, GID, 0);
         assertEquals(" local address: LID 0000 QPN 0x0011 PSN 0x8d4a7c RKey 0x000204 VAddr 0x007f1d1c36b000\n"
-            + " GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:01:02", d.describe("local", PerftestTool.Verb.WRITE));
-        assertTrue(d.describe("remote", PerftestTool.Verb.READ).startsWith(
+            + " GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:01:02", DestLines.describe(d, "local", PerftestTool.Verb.WRITE));
+        assertTrue(DestLines.describe(d, "remote", PerftestTool.Verb.READ).startsWith(
             " remote address: LID 0000 QPN 0x0011 PSN 0x8d4a7c OUT 0x10 RKey 0x000204"));
-        assertTrue(d.describe("local", PerftestTool.Verb.SEND).startsWith(" local address: LID 0000 QPN 0x0011 PSN 0x8d4a7c\n"));
+        assertTrue(DestLines.describe(d, "local", PerftestTool.Verb.SEND).startsWith(" local address: LID 0000 QPN 0x0011 PSN 0x8d4a7c\n"));
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.jroce.tools.perftest.report.BwRow;
 import io.jroce.tools.perftest.report.LatencyRow;
 import io.jroce.tools.perftest.report.PerftestReport;
 import io.jroce.tools.perftest.report.PerftestReportParser;
+import io.jroce.verbs.exchange.PerftestDest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.exchange.PingpongDest;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -136,7 +137,7 @@ class SrqPingpongCommandTest {
             OutputStream out = s.getOutputStream();
             for (int i = 0; i < 256; i++) {
                 out.write((i < 5 ? new PingpongDest(0, 0x40 + i, 0x100 + i, Gid.parse("127.0.0.2"))
-                    : PingpongDest.unused()).toMessage());
+                    : PingpongTool.unusedDest()).toMessage());
             }
             for (int i = 0; i < 256; i++) {
                 answers.add(RcPingpongFailuresTest.checkMessage(s.getInputStream().readNBytes(52)));
@@ -192,7 +193,7 @@ class SrqPingpongCommandTest {
 
     @Test
     void theUnusedEntryIsAllZeros() {
-        byte[] m = PingpongDest.unused().toMessage();
+        byte[] m = PingpongTool.unusedDest().toMessage();
         assertArrayEquals(java.util.Arrays.copyOf(UNUSED.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 52), m);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.exchange.PingpongDest;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

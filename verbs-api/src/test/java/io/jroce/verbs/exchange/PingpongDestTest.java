@@ -1,4 +1,4 @@
-package io.jroce.tools.pingpong;
+package io.jroce.verbs.exchange;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.verbs.Gid;
+import io.jroce.verbs.InvalidAttributeException;
+import io.jroce.verbs.RemoteQp;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
+/** rdma-core's pingpong message: its exact text, a real tool's message read, and what is refused. */
 class PingpongDestTest {
     private static final Gid V4 = Gid.parse("10.77.0.2");
 
@@ -31,7 +34,6 @@ class PingpongDestTest {
         assertEquals(0x12, d.qpn());
         assertEquals(0x4f1e2d, d.psn());
         assertEquals(Gid.fromWireHex("fe800000000000005054fffe12346f00"), d.gid());
-        assertEquals("LID 0x0000, QPN 0x000012, PSN 0x4f1e2d, GID fe80::5054:fffe:1234:6f00", d.describe());
     }
 
     @Test
@@ -46,6 +48,31 @@ class PingpongDestTest {
         assertFalse(new PingpongDest(0, 1, 1, Gid.fromWireHex("0".repeat(32))).hasGlobalRoute(),
             "ibv_rc_pingpong without -g sends a zero GID");
         assertFalse(new PingpongDest(0, 1, 1, Gid.fromWireHex("fe800000000000000000000000000000")).hasGlobalRoute());
+    }
+
+    @Test
+    void fieldsBeyondTheirWidthsAndNullsAreRefused() {
+        assertThrows(InvalidAttributeException.class, () -> new PingpongDest(0x10000, 1, 1, V4));
+        assertThrows(InvalidAttributeException.class, () -> new PingpongDest(0, 0x1000000, 1, V4));
+        assertThrows(InvalidAttributeException.class, () -> new PingpongDest(0, 1, -1, V4));
+        assertThrows(InvalidAttributeException.class, () -> new PingpongDest(0, 1, 1, null));
+        assertThrows(InvalidAttributeException.class, () -> PingpongDest.of(null, 1, V4));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PingpongDest.parse(null));
+        assertEquals("message is null", e.getMessage());
+    }
+
+    @Test
+    void aPeerMessageWithAQpnBeyond24BitsIsMalformed() {
+        byte[] m = Arrays.copyOf("0000:1000000:000001:00000000000000000000ffff0a4d0002".getBytes(StandardCharsets.US_ASCII), 52);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PingpongDest.parse(m));
+        assertTrue(e.getMessage().startsWith("malformed address message '0000:1000000:"), e.getMessage());
+    }
+
+    @Test
+    void theRemoteQpIsTheQpnPsnAndGidOnPort4791OrTheOneGiven() {
+        PingpongDest d = new PingpongDest(0, 0x12, 0x345, V4);
+        assertEquals(new RemoteQp(0x12, 0x345, V4, 4791), d.toRemoteQp());
+        assertEquals(new RemoteQp(0x12, 0x345, V4, 5000), d.toRemoteQp(5000));
     }
 
     @Test
