@@ -31,6 +31,7 @@ import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.QpInitAttributes;
 import io.jroce.verbs.QueuePair;
 import io.jroce.verbs.RdmaDevice;
+import io.jroce.verbs.SharedReceiveQueue;
 import io.jroce.verbs.ReceiveWorkRequest;
 import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.ScatterGatherEntry;
@@ -56,6 +57,7 @@ class EventLogTest {
         "roce:nak_received", Set.of("qpn", "psn", "syndrome"),
         "roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left"),
         "roce:rnr_wait", Set.of("qpn", "psn", "delay_ns"),
+        "roce:wqe_posted", Set.of("queue", "wr_id", "length"),
         "roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len"));
 
     /** The run: both devices' logs, A's then B's. */
@@ -141,6 +143,27 @@ class EventLogTest {
         assertEquals(List.of("{\"qpn\":17,\"wr_id\":1,\"status\":\"SUCCESS\",\"opcode\":\"SEND\",\"byte_len\":3000}",
             "{\"qpn\":17,\"wr_id\":2,\"status\":\"SUCCESS\",\"opcode\":\"RECV\",\"byte_len\":3000}"), completions,
             "A's SEND and B's RECV, each once");
+        List<String> posted = records.stream().filter(r -> "roce:wqe_posted".equals(r.path("name").asText()))
+            .map(r -> r.get("data").toString()).toList();
+        assertEquals(List.of("{\"queue\":\"send\",\"qpn\":17,\"wr_id\":1,\"opcode\":\"SEND\",\"length\":3000,"
+            + "\"signaled\":true}", "{\"queue\":\"recv\",\"qpn\":17,\"wr_id\":2,\"length\":4096}"), posted,
+            "A's SEND and B's receive, each as posted");
+    }
+
+    /** A receive posted to a shared receive queue belongs to no QP yet: its record names the queue only. */
+    @Test
+    void anSrqReceiveIsLoggedWithoutAQp() {
+        SimulatedFabric fabric = new SimulatedFabric();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (RdmaDevice dev = SoftRnic.builder().name("srq").address("10.0.0.3").jmx(false).eventLog(out).openOn(fabric);
+             ProtectionDomain pd = dev.allocPd();
+             MemoryRegion mr = pd.allocateMemory(256, AccessFlags.LOCAL_WRITE);
+             SharedReceiveQueue srq = pd.createSrq(4, 1)) {
+            srq.postRecv(new ReceiveWorkRequest().wrId(7).sgList(ScatterGatherEntry.of(mr, 0, 200)));
+        }
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("\"name\":\"roce:wqe_posted\",\"data\":{\"queue\":\"srq\",\"wr_id\":7,\"length\":200}}"),
+            log);
     }
 
     @Test

@@ -365,6 +365,7 @@ final class SoftQp implements QueuePair {
             wqe.remoteQkey = wr.remoteQkey();
             wqe.resetProgress();
             sq.publish();
+            device.events().sendPosted(qpn, wqe.wrId, op, length, wqe.signaled); // in the queue's order
         }
         device.engine().schedule(transport);
     }
@@ -431,6 +432,7 @@ final class SoftQp implements QueuePair {
             wqe.sg.load(wr, pd, device.keys(), AccessFlags.LOCAL_WRITE);
             wqe.wrId = wr.wrId();
             rq.publish();
+            device.events().receivePosted(qpn, wqe.wrId, wqe.sg.totalLength());
         }
         if (t.state == QpState.ERR) {
             device.engine().schedule(transport);

@@ -54,6 +54,7 @@ final class SoftSrq implements SharedReceiveQueue, ReceiveQueue {
             wqe.sg.load(wr, pd, pd.softDevice().keys(), AccessFlags.LOCAL_WRITE);
             wqe.wrId = wr.wrId();
             ring.publish();
+            pd.softDevice().events().receivePosted(-1, wqe.wrId, wqe.sg.totalLength());
         }
     }
 

@@ -20,6 +20,7 @@ import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
 
 /**
  * A device's event log: what it sent and received, packet by packet, and its protocol events, as
@@ -269,6 +270,44 @@ public final class EventLog implements AutoCloseable {
             json.writeNumberField("qpn", qpn);
             json.writeNumberField("psn", psn);
             json.writeNumberField("delay_ns", delayNs);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void sendPosted(int qpn, long wrId, WrOpcode opcode, long length, boolean signaled) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:wqe_posted");
+            json.writeStringField("queue", "send");
+            json.writeNumberField("qpn", qpn);
+            json.writeNumberField("wr_id", wrId);
+            json.writeStringField("opcode", opcode.name());
+            json.writeNumberField("length", length);
+            json.writeBooleanField("signaled", signaled);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void receivePosted(int qpn, long wrId, long length) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:wqe_posted");
+            if (qpn < 0) {
+                json.writeStringField("queue", "srq");
+            } else {
+                json.writeStringField("queue", "recv");
+                json.writeNumberField("qpn", qpn);
+            }
+            json.writeNumberField("wr_id", wrId);
+            json.writeNumberField("length", length);
             end();
         } catch (IOException e) {
             failure = e;

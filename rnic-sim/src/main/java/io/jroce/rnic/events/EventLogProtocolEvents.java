@@ -3,6 +3,7 @@ package io.jroce.rnic.events;
 import io.jroce.stack.stats.Counter;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
 
 /** Protocol events written to an {@link EventLog} and passed on to the listener they replace. */
 public final class EventLogProtocolEvents implements ProtocolEvents {
@@ -48,6 +49,18 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
     public void rnrWait(int qpn, int psn, long delayNs) {
         log.rnrWait(qpn, psn, delayNs);
         next.rnrWait(qpn, psn, delayNs);
+    }
+
+    @Override
+    public void sendPosted(int qpn, long wrId, WrOpcode opcode, long length, boolean signaled) {
+        log.sendPosted(qpn, wrId, opcode, length, signaled);
+        next.sendPosted(qpn, wrId, opcode, length, signaled);
+    }
+
+    @Override
+    public void receivePosted(int qpn, long wrId, long length) {
+        log.receivePosted(qpn, wrId, length);
+        next.receivePosted(qpn, wrId, length);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.DropListener;
 import io.jroce.verbs.QpState;
 import io.jroce.verbs.WorkCompletion;
+import io.jroce.verbs.WrOpcode;
 
 /**
  * Listens to one device's protocol engines. Every method has an empty default, so a listener
@@ -77,6 +78,30 @@ public interface ProtocolEvents extends DropListener {
      * @param delayNs how long it waits, from the NAK's timer code (IBTA 9.7.5.2.8)
      */
     default void rnrWait(int qpn, int psn, long delayNs) {
+    }
+
+    /**
+     * A work request entered QP {@code qpn}'s send queue, every check passed, before the RNIC may
+     * start it. Called on the posting thread, in the queue's order.
+     *
+     * @param qpn the QP
+     * @param wrId the request's wr_id
+     * @param opcode its opcode
+     * @param length the bytes of its scatter/gather list (or inline data)
+     * @param signaled whether it asks for a completion (or the QP signals all)
+     */
+    default void sendPosted(int qpn, long wrId, WrOpcode opcode, long length, boolean signaled) {
+    }
+
+    /**
+     * A work request entered a receive queue: QP {@code qpn}'s, or with {@code qpn} -1 a shared
+     * receive queue's. Called on the posting thread, in the queue's order.
+     *
+     * @param qpn the QP, or -1 for an SRQ
+     * @param wrId the request's wr_id
+     * @param length the bytes its scatter/gather list can take
+     */
+    default void receivePosted(int qpn, long wrId, long length) {
     }
 
     /**
