@@ -48,17 +48,19 @@ import io.jroce.verbs.WrOpcode;
 class EventLogTest {
     private static final Path GOLDEN = Path.of("src/test/resources/event-log/lost-middle.jsonseq");
     /** Every record name docs/event-log.md lists, with the data fields each must carry. */
-    private static final Map<String, Set<String>> SCHEMA = Map.of(
-        "roce:packet_sent", Set.of("frame", "src", "dst", "udp_port", "length"),
-        "roce:packet_received", Set.of("src", "dst", "udp_port", "length"),
-        "roce:packet_dropped", Set.of("reason", "count"),
-        "roce:qp_state_updated", Set.of("qpn", "old", "new"),
-        "roce:nak_sent", Set.of("qpn", "psn", "syndrome"),
-        "roce:nak_received", Set.of("qpn", "psn", "syndrome"),
-        "roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left"),
-        "roce:rnr_wait", Set.of("qpn", "psn", "delay_ns"),
-        "roce:wqe_posted", Set.of("queue", "wr_id", "length"),
-        "roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len"));
+    private static final Map<String, Set<String>> SCHEMA = Map.ofEntries(
+        Map.entry("roce:packet_sent", Set.of("frame", "src", "dst", "udp_port", "length")),
+        Map.entry("roce:packet_received", Set.of("src", "dst", "udp_port", "length")),
+        Map.entry("roce:packet_dropped", Set.of("reason", "count")),
+        Map.entry("roce:qp_state_updated", Set.of("qpn", "old", "new")),
+        Map.entry("roce:nak_sent", Set.of("qpn", "psn", "syndrome")),
+        Map.entry("roce:nak_received", Set.of("qpn", "psn", "syndrome")),
+        Map.entry("roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left")),
+        Map.entry("roce:rnr_wait", Set.of("qpn", "psn", "delay_ns")),
+        Map.entry("roce:timer_set", Set.of("qpn", "timer", "timeout_ns")),
+        Map.entry("roce:timer_expired", Set.of("qpn", "timer", "retries_left")),
+        Map.entry("roce:wqe_posted", Set.of("queue", "wr_id", "length")),
+        Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")));
 
     /** The run: both devices' logs, A's then B's. */
     private static String run() {
@@ -148,6 +150,49 @@ class EventLogTest {
         assertEquals(List.of("{\"queue\":\"send\",\"qpn\":17,\"wr_id\":1,\"opcode\":\"SEND\",\"length\":3000,"
             + "\"signaled\":true}", "{\"queue\":\"recv\",\"qpn\":17,\"wr_id\":2,\"length\":4096}"), posted,
             "A's SEND and B's receive, each as posted");
+    }
+
+    /**
+     * The only packet of a SEND lost once: A's transport timer, set when the packet left, runs out
+     * (7 retries left), the retry goes back to the PSN, and the timer is set again for it.
+     */
+    @Test
+    void aLostOnlyPacketLogsTheAckTimerRunningOut() throws IOException {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(3).build();
+        fabric.faults().add(FaultRule.drop(PacketMatch.psn(0x100).and(PacketMatch.requests())).once().named("lose it"));
+        ByteArrayOutputStream logA = new ByteArrayOutputStream();
+        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
+             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).openOn(fabric);
+             ProtectionDomain pdA = a.allocPd();
+             ProtectionDomain pdB = b.allocPd();
+             CompletionQueue cqA = a.createCq(4);
+             CompletionQueue cqB = b.createCq(4);
+             MemoryRegion mrA = pdA.allocateMemory(64, AccessFlags.LOCAL_WRITE);
+             MemoryRegion mrB = pdB.allocateMemory(64, AccessFlags.LOCAL_WRITE);
+             QueuePair qpA = pdA.createQp(new QpInitAttributes().cq(cqA));
+             QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
+            QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
+            QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
+            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 64)));
+            qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(ScatterGatherEntry.of(mrA, 0, 64)));
+            FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        List<String> timeline = new ArrayList<>();
+        for (String text : logA.toString(StandardCharsets.UTF_8).substring(1).split("\u001e")) {
+            JsonNode r = mapper.readTree(text);
+            String name = r.path("name").asText();
+            if (name.startsWith("roce:timer") || name.equals("roce:retry")) {
+                timeline.add(name + " " + r.get("data"));
+            }
+        }
+        long timeoutNs = 4096L << 14; // timeout 14: 4.096 us x 2^14
+        assertEquals(List.of(
+            "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + timeoutNs + "}",
+            "roce:timer_expired {\"qpn\":17,\"timer\":\"ack\",\"retries_left\":7}",
+            "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"TIMEOUT\",\"retries_left\":6}",
+            "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + timeoutNs + "}"), timeline);
     }
 
     /** A receive posted to a shared receive queue belongs to no QP yet: its record names the queue only. */

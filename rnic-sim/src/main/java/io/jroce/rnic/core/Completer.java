@@ -174,6 +174,7 @@ final class Completer {
     void acknowledged(int psn, long nowNs) {
         if (Psn.compare(psn, s.nextPsn) >= 0) {
             ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE); // acknowledges nothing we sent
+            s.settleTimer(nowNs); // READ data placed before this is progress all the same
             return;
         }
         if (Psn.compare(psn, s.ackedPsn) > 0) {
@@ -218,9 +219,7 @@ final class Completer {
                 s.cursorPsn = s.firstUnackedPsn(sq.at(s.cursor));
             }
         }
-        if (!s.hasOutstanding()) {
-            s.timerArmed = false;
-        }
+        s.settleTimer(nowNs);
     }
 
     private boolean isDone(SendWqe w) {

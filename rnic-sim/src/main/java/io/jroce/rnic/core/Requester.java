@@ -296,6 +296,7 @@ final class Requester {
             s.timerArmed = false;
             return;
         }
+        ctx.events.ackTimerExpired(qp.qpn, s.retriesLeft);
         if (!completer.consumeRetry()) {
             return;
         }

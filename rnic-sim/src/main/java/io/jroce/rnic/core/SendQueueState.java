@@ -1,5 +1,6 @@
 package io.jroce.rnic.core;
 
+import io.jroce.rnic.events.ProtocolEvents;
 import io.jroce.stack.wire.Psn;
 import io.jroce.verbs.QpType;
 import io.jroce.verbs.WrOpcode;
@@ -47,14 +48,19 @@ final class SendQueueState {
     int goBackPsn;
     long retryDeadlineNs;
     boolean timerArmed;
+    /** An answer made progress since the last {@link #settleTimer}: the timer restarts there. */
+    private boolean timerRestartPending;
+    /** Hears each start of the transport timer, for the event log. */
+    private final ProtocolEvents events;
     int retriesLeft;
     int rnrRetriesLeft;
     boolean rnrWaiting;
     long rnrResumeNs;
 
-    SendQueueState(QpContext qp, TransmitBudget budget) {
+    SendQueueState(QpContext qp, TransmitBudget budget, ProtocolEvents events) {
         this.qp = qp;
         this.budget = budget;
+        this.events = events;
     }
 
     void reset(int sqPsn) {
@@ -67,6 +73,7 @@ final class SendQueueState {
         budgetedPsn = highestSentPsn;
         outstandingReadAtomic = 0;
         timerArmed = false;
+        timerRestartPending = false;
         retriesLeft = qp.retryCount;
         rnrRetriesLeft = qp.rnrRetry;
         rnrWaiting = false;
@@ -88,11 +95,15 @@ final class SendQueueState {
         long timeoutNs = Timers.ackTimeoutNs(qp.timeout);
         timerArmed = timeoutNs > 0 && hasOutstanding() && !blockedOnBudget();
         retryDeadlineNs = nowNs + timeoutNs;
+        if (timerArmed) {
+            events.ackTimerSet(qp.qpn, timeoutNs);
+        }
     }
 
     /**
      * The responder answered {@code psn} (an ACK, or response data placed): the retry budget is
-     * whole again and the timer restarts (IBTA 9.7.6.1.3); a go-back-N to it or before is over.
+     * whole again and the timer restarts (IBTA 9.7.6.1.3) at the next {@link #settleTimer}; a
+     * go-back-N to it or before is over.
      */
     void onProgress(int psn, long nowNs) {
         if (goingBack && Psn.compare(psn, goBackPsn) >= 0) {
@@ -100,7 +111,23 @@ final class SendQueueState {
         }
         retriesLeft = qp.retryCount;
         rnrRetriesLeft = qp.rnrRetry;
-        armTimer(nowNs);
+        timerRestartPending = true; // by settleTimer, once what this answered is retired
+    }
+
+    /**
+     * After the completer retired what an answer completed: the timer stops when nothing waits any
+     * more, and restarts when an answer came and something still waits. Settled after the
+     * retirement, not at the answer, so a timer is never started for a request that the same answer
+     * completes.
+     */
+    void settleTimer(long nowNs) {
+        boolean restart = timerRestartPending;
+        timerRestartPending = false;
+        if (!hasOutstanding()) {
+            timerArmed = false;
+        } else if (restart) {
+            armTimer(nowNs);
+        }
     }
 
     /** True when a go-back-N to {@code psn} or an earlier PSN is already under way. */

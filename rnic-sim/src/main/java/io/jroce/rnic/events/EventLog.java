@@ -276,6 +276,36 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
+    synchronized void ackTimerSet(int qpn, long timeoutNs) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:timer_set");
+            json.writeNumberField("qpn", qpn);
+            json.writeStringField("timer", "ack");
+            json.writeNumberField("timeout_ns", timeoutNs);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    synchronized void ackTimerExpired(int qpn, int retriesLeft) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:timer_expired");
+            json.writeNumberField("qpn", qpn);
+            json.writeStringField("timer", "ack");
+            json.writeNumberField("retries_left", retriesLeft);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
     synchronized void sendPosted(int qpn, long wrId, WrOpcode opcode, long length, boolean signaled) {
         if (stopped()) {
             return;

@@ -52,6 +52,18 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
     }
 
     @Override
+    public void ackTimerSet(int qpn, long timeoutNs) {
+        log.ackTimerSet(qpn, timeoutNs);
+        next.ackTimerSet(qpn, timeoutNs);
+    }
+
+    @Override
+    public void ackTimerExpired(int qpn, int retriesLeft) {
+        log.ackTimerExpired(qpn, retriesLeft);
+        next.ackTimerExpired(qpn, retriesLeft);
+    }
+
+    @Override
     public void sendPosted(int qpn, long wrId, WrOpcode opcode, long length, boolean signaled) {
         log.sendPosted(qpn, wrId, opcode, length, signaled);
         next.sendPosted(qpn, wrId, opcode, length, signaled);

@@ -81,6 +81,26 @@ public interface ProtocolEvents extends DropListener {
     }
 
     /**
+     * QP {@code qpn}'s transport timer (the local ACK timeout, IBTA 9.7.6.1.3) started, or started
+     * again: a request waits for its ACK or response, and it restarts at each one that answers.
+     *
+     * @param qpn the QP
+     * @param timeoutNs the time it runs, 4.096 us x 2^timeout
+     */
+    default void ackTimerSet(int qpn, long timeoutNs) {
+    }
+
+    /**
+     * QP {@code qpn}'s transport timer ran out with requests still unanswered: a retry follows
+     * ({@link #retransmission}), or with none left the QP fails with RETRY_EXC_ERR.
+     *
+     * @param qpn the QP
+     * @param retriesLeft the retries left before this one is taken
+     */
+    default void ackTimerExpired(int qpn, int retriesLeft) {
+    }
+
+    /**
      * A work request entered QP {@code qpn}'s send queue, every check passed, before the RNIC may
      * start it. Called on the posting thread, in the queue's order.
      *

@@ -58,9 +58,23 @@ final class ControlBlock {
         sem.acquire();
     }
 
-    /** sem_post with a new state. */
+    /** sem_post with a new state ({@link #moveTo}). */
     void post(TestState next) {
-        state = next;
+        moveTo(next);
         sem.release();
+    }
+
+    /**
+     * The state becomes {@code next}, unless the connection has ended (DISCONNECTED, ERROR) and
+     * {@code next} is a step of a ping: a completion that lost the race with the CM thread's
+     * DISCONNECTED (its READ answered just before the peer's DREQ) does not take it back. rping's
+     * CQ thread would, and fail the server with -1 where its client was merely stopped.
+     */
+    void moveTo(TestState next) {
+        TestState now = state;
+        boolean ended = now == TestState.DISCONNECTED || now == TestState.ERROR;
+        if (!ended || next == TestState.DISCONNECTED || next == TestState.ERROR) {
+            state = next;
+        }
     }
 }

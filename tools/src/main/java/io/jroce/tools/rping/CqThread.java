@@ -129,8 +129,8 @@ final class CqThread extends Thread {
         cb.remoteLen = info.size();
         cb.log.debug(String.format("Received rkey %x addr %x len %d from peer", info.rkey(), info.buf(), info.size()));
         TestState s = cb.state;
-        cb.state = s.value() <= TestState.CONNECTED.value() || s == TestState.RDMA_WRITE_COMPLETE
-            ? TestState.RDMA_READ_ADV : TestState.RDMA_WRITE_ADV;
+        cb.moveTo(s.value() <= TestState.CONNECTED.value() || s == TestState.RDMA_WRITE_COMPLETE
+            ? TestState.RDMA_READ_ADV : TestState.RDMA_WRITE_ADV);
         return 0;
     }
 
@@ -140,7 +140,7 @@ final class CqThread extends Thread {
             cb.log.err("Received bogus data, size " + wc.byteLen());
             return -1;
         }
-        cb.state = cb.state == TestState.RDMA_READ_ADV ? TestState.RDMA_WRITE_ADV : TestState.RDMA_WRITE_COMPLETE;
+        cb.moveTo(cb.state == TestState.RDMA_READ_ADV ? TestState.RDMA_WRITE_ADV : TestState.RDMA_WRITE_COMPLETE);
         return 0;
     }
 }
