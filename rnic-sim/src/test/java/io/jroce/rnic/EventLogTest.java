@@ -57,6 +57,7 @@ class EventLogTest {
         Map.entry("roce:nak_received", Set.of("qpn", "psn", "syndrome")),
         Map.entry("roce:retry", Set.of("qpn", "from_psn", "cause", "retries_left")),
         Map.entry("roce:rnr_wait", Set.of("qpn", "psn", "delay_ns")),
+        Map.entry("roce:psn_state_updated", Set.of("qpn", "side")),
         Map.entry("roce:timer_set", Set.of("qpn", "timer", "timeout_ns")),
         Map.entry("roce:timer_expired", Set.of("qpn", "timer", "retries_left")),
         Map.entry("roce:wqe_posted", Set.of("queue", "wr_id", "length")),
@@ -150,6 +151,15 @@ class EventLogTest {
         assertEquals(List.of("{\"queue\":\"send\",\"qpn\":17,\"wr_id\":1,\"opcode\":\"SEND\",\"length\":3000,"
             + "\"signaled\":true}", "{\"queue\":\"recv\",\"qpn\":17,\"wr_id\":2,\"length\":4096}"), posted,
             "A's SEND and B's receive, each as posted");
+        List<String> psns = records.stream().filter(r -> "roce:psn_state_updated".equals(r.path("name").asText()))
+            .map(r -> r.get("data").toString()).toList();
+        assertEquals(List.of(
+            "{\"qpn\":17,\"side\":\"requester\",\"next_psn\":259,\"oldest_unacked_psn\":257}",
+            "{\"qpn\":17,\"side\":\"requester\",\"next_psn\":259,\"oldest_unacked_psn\":259}",
+            "{\"qpn\":17,\"side\":\"responder\",\"expected_psn\":257,\"msn\":0}",
+            "{\"qpn\":17,\"side\":\"responder\",\"expected_psn\":258,\"msn\":0}",
+            "{\"qpn\":17,\"side\":\"responder\",\"expected_psn\":259,\"msn\":1}"), psns,
+            "A: the NAK acknowledges the FIRST, the last ACK all; B: FIRST, the MIDDLE again, LAST ends the message");
     }
 
     /**

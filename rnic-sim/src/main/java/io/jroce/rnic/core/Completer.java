@@ -180,6 +180,7 @@ final class Completer {
         if (Psn.compare(psn, s.ackedPsn) > 0) {
             s.acknowledgedTo(psn);
             s.onProgress(psn, nowNs);
+            ctx.events.requesterPsnsUpdated(qp.qpn, s.nextPsn, Psn.next(psn));
         }
         retireCompleted(nowNs);
     }

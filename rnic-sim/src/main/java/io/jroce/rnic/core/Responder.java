@@ -113,7 +113,17 @@ final class Responder {
         inProgress = null;
     }
 
+    /** A request packet of a connected QP; its PSN state, when the packet moved it, goes to the events. */
     void onRequest(RocePacket p, long nowNs) {
+        int expectedBefore = expectedPsn;
+        int msnBefore = msn;
+        handleRequest(p);
+        if (expectedPsn != expectedBefore || msn != msnBefore) {
+            ctx.events.responderPsnsUpdated(qp.qpn, expectedPsn, msn);
+        }
+    }
+
+    private void handleRequest(RocePacket p) {
         int psn = p.bth().psn();
         if (qp.type == QpType.UC && !ucInSequence(p.info(), psn)) {
             return;

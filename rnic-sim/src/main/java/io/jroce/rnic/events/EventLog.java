@@ -276,6 +276,22 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
+    synchronized void psnState(int qpn, String side, String firstName, int first, String secondName, int second) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:psn_state_updated");
+            json.writeNumberField("qpn", qpn);
+            json.writeStringField("side", side);
+            json.writeNumberField(firstName, first);
+            json.writeNumberField(secondName, second);
+            end();
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
     synchronized void ackTimerSet(int qpn, long timeoutNs) {
         if (stopped()) {
             return;

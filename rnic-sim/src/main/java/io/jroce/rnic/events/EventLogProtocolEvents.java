@@ -52,6 +52,18 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
     }
 
     @Override
+    public void requesterPsnsUpdated(int qpn, int nextPsn, int oldestUnackedPsn) {
+        log.psnState(qpn, "requester", "next_psn", nextPsn, "oldest_unacked_psn", oldestUnackedPsn);
+        next.requesterPsnsUpdated(qpn, nextPsn, oldestUnackedPsn);
+    }
+
+    @Override
+    public void responderPsnsUpdated(int qpn, int expectedPsn, int msn) {
+        log.psnState(qpn, "responder", "expected_psn", expectedPsn, "msn", msn);
+        next.responderPsnsUpdated(qpn, expectedPsn, msn);
+    }
+
+    @Override
     public void ackTimerSet(int qpn, long timeoutNs) {
         log.ackTimerSet(qpn, timeoutNs);
         next.ackTimerSet(qpn, timeoutNs);

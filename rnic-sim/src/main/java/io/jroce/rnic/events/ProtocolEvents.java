@@ -81,6 +81,26 @@ public interface ProtocolEvents extends DropListener {
     }
 
     /**
+     * QP {@code qpn}'s requester heard an answer that acknowledged more of what it sent.
+     *
+     * @param qpn the QP
+     * @param nextPsn the PSN its next new request takes
+     * @param oldestUnackedPsn the first PSN not acknowledged yet ({@code nextPsn} when none waits)
+     */
+    default void requesterPsnsUpdated(int qpn, int nextPsn, int oldestUnackedPsn) {
+    }
+
+    /**
+     * QP {@code qpn}'s responder took a request packet that moved its expected PSN or its MSN.
+     *
+     * @param qpn the QP
+     * @param expectedPsn the PSN it expects next
+     * @param msn its message sequence number: the messages it has completed, modulo 2^24
+     */
+    default void responderPsnsUpdated(int qpn, int expectedPsn, int msn) {
+    }
+
+    /**
      * QP {@code qpn}'s transport timer (the local ACK timeout, IBTA 9.7.6.1.3) started, or started
      * again: a request waits for its ACK or response, and it restarts at each one that answers.
      *
