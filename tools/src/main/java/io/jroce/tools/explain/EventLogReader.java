@@ -49,8 +49,8 @@ final class EventLogReader {
         }
     }
 
-    /** The packets read, and the frames (ordinals from 1) that were lost on the way. */
-    record Result(Capture capture, Set<Integer> lost, Map<Integer, String> lostWhy) {
+    /** The packets read, the frames (ordinals from 1) that were lost on the way, and the QPs' state over time. */
+    record Result(Capture capture, Set<Integer> lost, Map<Integer, String> lostWhy, QpStateTimeline states) {
     }
 
     private record Sent(String device, JsonNode record) {
@@ -79,6 +79,7 @@ final class EventLogReader {
         Map<String, String> deviceOfAddress = new HashMap<>();
         List<Sent> sent = new ArrayList<>();
         List<Sent> received = new ArrayList<>();
+        List<Sent> states = new ArrayList<>();
         String device = null;
         int index = 0;
         for (String chunk : text.split("\u001e", -1)) {
@@ -118,6 +119,8 @@ final class EventLogReader {
                 sent.add(new Sent(device, r));
             } else if ("roce:packet_received".equals(name)) {
                 received.add(new Sent(device, r));
+            } else {
+                states.add(new Sent(device, r));
             }
         }
         List<Sent> packets = new ArrayList<>(sent);
@@ -146,7 +149,11 @@ final class EventLogReader {
                 why.put(p.frame(), "LOST on the way: " + s.device() + " sent it, " + dstDevice + "'s log never received it");
             }
         }
-        return new Result(new Capture(file.toString(), packets.size(), out, Map.of(), start), lost, why);
+        QpStateTimeline timeline = new QpStateTimeline(start);
+        for (Sent s : states) {
+            timeline.add(s.device(), s.record());
+        }
+        return new Result(new Capture(file.toString(), packets.size(), out, Map.of(), start), lost, why, timeline);
     }
 
     /**

@@ -88,7 +88,7 @@ public final class ExplainCommand implements Command {
                 continue;
             }
             if (page != null) {
-                page.add(report, packets, lost);
+                page.add(report, packets, lost, log == null ? null : log.states());
             } else if (options.mermaid()) {
                 mermaid.print(report, packets, capture.startNs());
                 out.println();

@@ -20,9 +20,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * script element); the page's own script draws each connection's ladder as SVG, to time scale
  * (each arrow is placed by its time, with a minimum gap so that bursts stay readable; arrows slant
  * from the sender's time line towards the receiver's), a cross where a packet was lost, and shows a
- * packet's notes and every field (as {@code --packet N} explains it, for captures) when it is
- * clicked; buttons and the arrow keys step through the run, and a search box finds packets by any
- * text of their line or notes. No network, no external file, no template engine.
+ * packet's notes, the QPs' state as the event logs had it at that time (for logs) and every field
+ * (as {@code --packet N} explains it, for captures) when it is clicked; buttons and the arrow keys
+ * step through the run, and a search box finds packets by any text of their line or notes. No
+ * network, no external file, no template engine.
  */
 final class HtmlPage {
     private final String title;
@@ -34,8 +35,11 @@ final class HtmlPage {
         this.startNs = startNs;
     }
 
-    /** Adds a connection: its report, the packets shown, and the frames lost on the way (drawn crossed). */
-    void add(Report report, List<Packet> shown, Set<Integer> lost) {
+    /**
+     * Adds a connection: its report, the packets shown, the frames lost on the way (drawn crossed),
+     * and for event logs the QPs' state over time (null for a capture), shown with each packet.
+     */
+    void add(Report report, List<Packet> shown, Set<Integer> lost, QpStateTimeline states) {
         Connection c = report.connection();
         List<Map<String, Object>> packets = new ArrayList<>();
         for (Packet p : shown) {
@@ -48,6 +52,7 @@ final class HtmlPage {
             m.put("request", p.isRequest());
             m.put("lost", lost.contains(p.frame()));
             m.put("notes", report.notes(p));
+            m.put("state", states == null ? List.of() : states.at(p.timeNs()));
             m.put("fields", fields(p, c));
             packets.add(m);
         }
@@ -127,14 +132,15 @@ final class HtmlPage {
         .pkt text{font:12px monospace;fill:#222}.pkt.sel line{stroke-width:3.5}.pkt.sel text{font-weight:bold}
         .pkt.hit text{fill:#c01c28}.pkt{cursor:pointer}.pkt line.lost-cross{stroke:#c01c28;stroke-width:3;stroke-dasharray:none}
         .col{stroke:#888;stroke-width:1}.endname{font:12px monospace;fill:#444}
-        pre{white-space:pre-wrap;font-size:12px}#analysis{white-space:pre;overflow-x:auto}.note{color:#613583;font-size:13px;margin:2px 0}
+        pre{white-space:pre-wrap;font-size:12px}.qpstate{font:12px monospace;margin:2px 0}#analysis{white-space:pre;overflow-x:auto}.note{color:#613583;font-size:13px;margin:2px 0}
         </style></head><body>
         <div id="left"><div class="bar"><b>jroce explain</b> <span id="name"></span>
         <button id="prev" title="previous packet (arrow up)">&#9650; prev</button>
         <button id="next" title="next packet (arrow down)">&#9660; next</button>
         <input id="search" placeholder="search: opcode, PSN, QPN, note" size="32"> <span id="hits"></span></div>
         <div id="ladders"></div></div>
-        <div id="right"><h2 id="selTitle">Click a packet</h2><div id="selNotes"></div><pre id="selFields"></pre>
+        <div id="right"><h2 id="selTitle">Click a packet</h2><div id="selNotes"></div>
+        <h2 id="stateHead" hidden>QPs as the event logs had them then</h2><div id="selState"></div><pre id="selFields"></pre>
         <h2>Analysis</h2><pre id="analysis"></pre></div>
         <script id="data" type="application/json">@DATA@</script>
         <script>
@@ -200,6 +206,10 @@ final class HtmlPage {
           const notes = document.getElementById("selNotes");
           notes.replaceChildren();
           s.p.notes.forEach(n => { const d = document.createElement("div"); d.className = "note"; d.textContent = "* " + n; notes.appendChild(d); });
+          const state = document.getElementById("selState");
+          state.replaceChildren();
+          s.p.state.forEach(n => { const d = document.createElement("div"); d.className = "qpstate"; d.textContent = n; state.appendChild(d); });
+          document.getElementById("stateHead").hidden = s.p.state.length === 0;
           document.getElementById("selFields").textContent = s.p.fields;
           document.getElementById("analysis").textContent = s.c.analysis;
         }

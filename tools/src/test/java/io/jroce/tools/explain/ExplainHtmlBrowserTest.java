@@ -113,6 +113,13 @@ class ExplainHtmlBrowserTest {
             browser.findElement(By.id("selNotes")).getText());
         browser.findElement(By.id("next")).click();
         assertTrue(browser.findElement(By.id("selTitle")).getText().startsWith("frame 3: RC_SEND_LAST"));
+        browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+        assertEquals(List.of(
+            "jroce0 QP 0x000011: RTS; requester: next PSN 259, oldest unacknowledged 257; "
+                + "ACK timer: set at 0.000002 s for 67.109 ms; retries left: 6",
+            "jroce1 QP 0x000011: RTS; responder: expects PSN 257, MSN 0"),
+            browser.findElements(By.cssSelector("#selState .qpstate")).stream().map(WebElement::getText).toList(),
+            "the MIDDLE sent again: A's NAKed PSNs, timer and retries; B still waiting for 257");
         browser.findElement(By.id("search")).sendKeys("ACKNOWLEDGE");
         assertEquals("2 packets", browser.findElement(By.id("hits")).getText());
         assertEquals(2, browser.findElements(By.cssSelector("g.pkt.hit")).size());
