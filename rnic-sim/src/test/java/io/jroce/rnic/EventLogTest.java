@@ -65,8 +65,18 @@ class EventLogTest {
 
     /** The run: both devices' logs, A's then B's. */
     private static String run() {
-        SimulatedFabric fabric = SimulatedFabric.builder().seed(11).build();
-        fabric.faults().add(FaultRule.drop(PacketMatch.psn(0x101).and(PacketMatch.requests())).once().named("lose PSN 0x101"));
+        String[] logs = sendOnce(11, 0x101, 3000);
+        return logs[0] + logs[1];
+    }
+
+    /**
+     * One SEND of {@code bytes} from A's QP (first PSN 0x100) to B's on a fabric of {@code seed}
+     * that drops the request packet of PSN {@code lostPsn} once; A's log and B's.
+     */
+    private static String[] sendOnce(long seed, int lostPsn, int bytes) {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(seed).build();
+        fabric.faults().add(FaultRule.drop(PacketMatch.psn(lostPsn).and(PacketMatch.requests())).once()
+            .named("lose PSN 0x" + Integer.toHexString(lostPsn)));
         ByteArrayOutputStream logA = new ByteArrayOutputStream();
         ByteArrayOutputStream logB = new ByteArrayOutputStream();
         try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
@@ -83,10 +93,10 @@ class EventLogTest {
             QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
             qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096)));
             qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
-                .sgList(ScatterGatherEntry.of(mrA, 0, 3000)));
+                .sgList(ScatterGatherEntry.of(mrA, 0, bytes)));
             FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
         }
-        return logA.toString(StandardCharsets.UTF_8) + logB.toString(StandardCharsets.UTF_8);
+        return new String[] {logA.toString(StandardCharsets.UTF_8), logB.toString(StandardCharsets.UTF_8)};
     }
 
     @Test
@@ -168,29 +178,10 @@ class EventLogTest {
      */
     @Test
     void aLostOnlyPacketLogsTheAckTimerRunningOut() throws IOException {
-        SimulatedFabric fabric = SimulatedFabric.builder().seed(3).build();
-        fabric.faults().add(FaultRule.drop(PacketMatch.psn(0x100).and(PacketMatch.requests())).once().named("lose it"));
-        ByteArrayOutputStream logA = new ByteArrayOutputStream();
-        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
-             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).openOn(fabric);
-             ProtectionDomain pdA = a.allocPd();
-             ProtectionDomain pdB = b.allocPd();
-             CompletionQueue cqA = a.createCq(4);
-             CompletionQueue cqB = b.createCq(4);
-             MemoryRegion mrA = pdA.allocateMemory(64, AccessFlags.LOCAL_WRITE);
-             MemoryRegion mrB = pdB.allocateMemory(64, AccessFlags.LOCAL_WRITE);
-             QueuePair qpA = pdA.createQp(new QpInitAttributes().cq(cqA));
-             QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
-            QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
-            QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
-            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 64)));
-            qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
-                .sgList(ScatterGatherEntry.of(mrA, 0, 64)));
-            FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
-        }
+        String logA = sendOnce(3, 0x100, 64)[0];
         ObjectMapper mapper = new ObjectMapper();
         List<String> timeline = new ArrayList<>();
-        for (String text : logA.toString(StandardCharsets.UTF_8).substring(1).split("\u001e")) {
+        for (String text : logA.substring(1).split("\u001e")) {
             JsonNode r = mapper.readTree(text);
             String name = r.path("name").asText();
             if (name.startsWith("roce:timer") || name.equals("roce:retry")) {

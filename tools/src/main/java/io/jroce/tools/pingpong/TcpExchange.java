@@ -13,11 +13,6 @@ import java.util.List;
  * message they failed on.
  */
 final class TcpExchange {
-    /** The server's step between reading the client's addresses and sending its own. */
-    interface QpConnector {
-        void connect(List<PingpongDest> remote) throws PingpongException;
-    }
-
     private TcpExchange() {
     }
 
@@ -42,10 +37,10 @@ final class TcpExchange {
      *
      * @param timeoutMs longest wait for the client (accept and each read); 0 waits forever
      */
-    static List<PingpongDest> server(int port, List<PingpongDest> mine, int timeoutMs, QpConnector connector)
-        throws PingpongException {
+    static List<PingpongDest> server(int port, List<PingpongDest> mine, int timeoutMs,
+                                     PingpongExchange.QpStep connector) throws PingpongException {
         try {
-            return PingpongExchange.server(port, mine, Duration.ofMillis(timeoutMs), connector::connect);
+            return PingpongExchange.server(port, mine, Duration.ofMillis(timeoutMs), connector);
         } catch (ExchangeException e) {
             throw failure(serverLine(e, port, mine.size() > 1), e);
         }

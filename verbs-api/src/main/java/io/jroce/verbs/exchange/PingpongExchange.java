@@ -130,24 +130,13 @@ public final class PingpongExchange {
     public static List<PingpongDest> server(int port, List<PingpongDest> mine, Duration timeout, QpStep connect)
         throws ExchangeException {
         check(mine, timeout);
-        ServerSocket listener;
-        try {
-            listener = new ServerSocket();
-        } catch (IOException e) {
-            throw new ExchangeException(ExchangeException.Step.LISTEN, -1, -1, "cannot listen to port " + port, e);
-        }
-        try (ServerSocket l = listener) {
-            try {
-                l.setReuseAddress(true);
-                l.bind(new InetSocketAddress(port), 1);
-            } catch (IOException e) {
-                throw new ExchangeException(ExchangeException.Step.LISTEN, -1, -1, "cannot listen to port " + port, e);
-            }
-            return accept(l, mine, timeout, connect);
-        } catch (IOException e) {
-            if (e instanceof ExchangeException x) {
-                throw x;
-            }
+        try (ServerSocket listener = new ServerSocket()) {
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(port), 1);
+            return accept(listener, mine, timeout, connect);
+        } catch (ExchangeException e) {
+            throw e;
+        } catch (IOException e) { // the listener could not be made, bound or closed
             throw new ExchangeException(ExchangeException.Step.LISTEN, -1, -1, "cannot listen to port " + port, e);
         }
     }
