@@ -529,12 +529,23 @@ final class Responder {
         out.send(qp);
     }
 
-    /** An ACK, RNR NAK or NAK: now, or after the responses queued before it (responses keep PSN order). */
+    /**
+     * An ACK, RNR NAK or NAK. An ACK is queued and sent when the {@link ResponsePacer} gives this
+     * responder its turn, after the I/O loop has handled the datagrams it read with this one: the
+     * ACKs of the requests of one receive batch coalesce into the last one (an ACK acknowledges
+     * every PSN up to its own, IBTA 9.7.5.1.1), so a burst of small WRITEs costs one ACK per batch,
+     * not one per WRITE (Linux's hfi1 driver defers its ACKs to the end of a receive session for
+     * the same reason). A NAK or RNR NAK goes at once, or after the responses queued before it
+     * (responses keep PSN order).
+     */
     private void respond(int psn, int syndrome) {
-        if (responses.isEmpty()) {
+        if (syndrome == ACK) {
+            responses.addAcknowledge(psn, syndrome, msn, true);
+            ctx.pacer.add(this);
+        } else if (responses.isEmpty()) {
             ctx.sender.acknowledge(qp, psn, syndrome, msn);
         } else {
-            responses.addAcknowledge(psn, syndrome, msn, syndrome == ACK);
+            responses.addAcknowledge(psn, syndrome, msn, false);
         }
     }
 
@@ -644,12 +655,17 @@ final class Responder {
             abandonMessage(); // a receive WQE it took stays for the next message
             return;
         }
+        if (responses.readAtomicCount() == 0) {
+            // The ACK owed to the requests executed before this one (coalesced, it waits for the
+            // pacer's turn) goes first, as it would have without coalescing.
+            sendResponses(ResponseQueue.CAPACITY);
+        }
         QpState from = qp.state;
         qp.state = QpState.ERR;
         if (from != QpState.ERR) {
             ctx.events.qpStateChanged(qp.qpn, from, QpState.ERR);
         }
-        responses.clear(); // the QP is in error: nothing queued goes out, the NAK goes now
+        responses.clear(); // the QP is in error: no READ response queued goes out, the NAK goes now
         if (recvWqe != null && recvStatus != null) {
             completeRecv(recvStatus, WcOpcode.RECV, 0, false, 0);
         }

@@ -101,8 +101,9 @@ public final class InvokerIoContext implements IoContext {
 
     /**
      * Runs {@code task} as the owner: at once on the calling thread when the device is free (a post
-     * sends its packets before it returns), else after the current owner's work, before it lets go.
-     * Never blocks.
+     * builds its packets before it returns; they leave at once, or with the next call of an
+     * application thread that is polling the device: {@link #endTurn}), else after the current
+     * owner's work, before it lets go. Never blocks.
      *
      * @throws RejectedExecutionException once the device is closed
      */
@@ -127,7 +128,7 @@ public final class InvokerIoContext implements IoContext {
             try {
                 if (!closed) {
                     runTasks();
-                    maintenance(System.nanoTime());
+                    endTurn(System.nanoTime());
                 }
             } finally {
                 release();
@@ -140,10 +141,32 @@ public final class InvokerIoContext implements IoContext {
             }
             runTasks();
             runSafely(task);
-            maintenance(System.nanoTime());
+            endTurn(System.nanoTime());
         } finally {
             release();
         }
+    }
+
+    /**
+     * The end of a turn that {@link #execute} ran (a post): due timers, then the flush, unless an
+     * application thread is polling the device. Then what the post sent waits for that thread's
+     * next call ({@link #progress} flushes first), as a doorbell that the NIC serves at its next
+     * turn: a burst of posts (perftest's write_bw posts up to its send queue's depth, then polls)
+     * leaves in one sendmmsg(2), its same-size packets as one UDP GSO run, instead of one system
+     * call per post. If the thread stops calling, the fallback thread flushes once the window
+     * has run out, or at once when the thread blocks on the device ({@link #handOver}).
+     */
+    private void endTurn(long now) {
+        timers(now);
+        if (!applicationPolling(now)) {
+            transport.flush();
+        }
+    }
+
+    /** Whether an application thread progressed the device within the fallback window. */
+    private boolean applicationPolling(long now) {
+        long last = lastApplicationNs;
+        return last != 0 && now - last < fallbackAfterNs;
     }
 
     /** Runs {@code task} as the owner and returns its result, waiting for the lock if another thread holds it. */

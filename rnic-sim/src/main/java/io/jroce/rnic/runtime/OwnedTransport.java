@@ -7,8 +7,8 @@ import io.jroce.stack.transport.RocePacketHandler;
 import io.jroce.stack.transport.RoceTransport;
 
 /**
- * What an invoker-mode device sees of its {@link PolledTransport}: sends and flushes go straight
- * through (the device calls them as the owner), joining and leaving a multicast group (called by an
+ * What an invoker-mode device sees of its {@link PolledTransport}: sends go straight through (the
+ * device calls them as the owner), flushes are the owner's turn's to make ({@link #flush}), joining and leaving a multicast group (called by an
  * application thread) run as the owner so that they never race a round reading the sockets, and
  * closing stops the fallback thread and closes the sockets as the owner.
  */
@@ -37,9 +37,14 @@ public final class OwnedTransport implements RoceTransport {
         return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort);
     }
 
+    /**
+     * Nothing: the owner's turn decides when what the device sent leaves ({@link InvokerIoContext}
+     * flushes at the end of each turn, or leaves it for the next call of a polling application
+     * thread). An engine that flushed here would send each post, and each answer of a poll's
+     * round, on its own system call.
+     */
     @Override
     public void flush() {
-        transport.flush();
     }
 
     @Override
