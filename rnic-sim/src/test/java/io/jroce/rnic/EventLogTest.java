@@ -59,7 +59,7 @@ class EventLogTest {
         Map.entry("roce:rnr_wait", Set.of("qpn", "psn", "delay_ns")),
         Map.entry("roce:psn_state_updated", Set.of("qpn", "side")),
         Map.entry("roce:timer_set", Set.of("qpn", "timer", "timeout_ns")),
-        Map.entry("roce:timer_expired", Set.of("qpn", "timer", "retries_left")),
+        Map.entry("roce:timer_expired", Set.of("qpn", "timer")),
         Map.entry("roce:wqe_posted", Set.of("queue", "wr_id", "length")),
         Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")));
 
@@ -77,6 +77,14 @@ class EventLogTest {
         SimulatedFabric fabric = SimulatedFabric.builder().seed(seed).build();
         fabric.faults().add(FaultRule.drop(PacketMatch.psn(lostPsn).and(PacketMatch.requests())).once()
             .named("lose PSN 0x" + Integer.toHexString(lostPsn)));
+        return sendOnce(fabric, bytes, 0);
+    }
+
+    /**
+     * One SEND of {@code bytes} from A's QP (first PSN 0x100) to B's on {@code fabric}; B posts its
+     * receive before the SEND, or with {@code recvAfterNs} above 0 that long after it. A's log and B's.
+     */
+    private static String[] sendOnce(SimulatedFabric fabric, int bytes, long recvAfterNs) {
         ByteArrayOutputStream logA = new ByteArrayOutputStream();
         ByteArrayOutputStream logB = new ByteArrayOutputStream();
         try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
@@ -91,9 +99,16 @@ class EventLogTest {
              QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
             QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
             QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
-            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096)));
+            ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096));
+            if (recvAfterNs == 0) {
+                qpB.postRecv(recv);
+            }
             qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(ScatterGatherEntry.of(mrA, 0, bytes)));
+            if (recvAfterNs > 0) {
+                fabric.runFor(recvAfterNs);
+                qpB.postRecv(recv);
+            }
             FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
         }
         return new String[] {logA.toString(StandardCharsets.UTF_8), logB.toString(StandardCharsets.UTF_8)};
@@ -194,6 +209,54 @@ class EventLogTest {
             "roce:timer_expired {\"qpn\":17,\"timer\":\"ack\",\"retries_left\":7}",
             "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"TIMEOUT\",\"retries_left\":6}",
             "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + timeoutNs + "}"), timeline);
+    }
+
+    /**
+     * A SEND to a QP with no receive posted: B answers RNR NAK with its minimum RNR timer (code 12,
+     * 0.64 ms); A sets its RNR timer for that delay, and only when it runs out sends the SEND again
+     * (the retry, with cause RNR_NAK, is logged then), which the receive posted meanwhile takes.
+     */
+    @Test
+    void anRnrNakLogsTheRnrTimerFromItsSettingToTheRetry() throws IOException {
+        long delayNs = 640_000; // RNR timer code 12 (IBTA 9.7.5.2.8, Table 45)
+        long tickNs = 100_000;
+        String logA = sendOnce(SimulatedFabric.builder().tickNs(tickNs).build(), 64, 200_000)[0];
+        ObjectMapper mapper = new ObjectMapper();
+        List<String> timeline = new ArrayList<>();
+        long setAt = -1;
+        long expiredAt = -1;
+        for (String text : logA.substring(1).split("\u001e")) {
+            JsonNode r = mapper.readTree(text);
+            String name = r.path("name").asText();
+            JsonNode d = r.path("data");
+            if (name.equals("roce:packet_sent") && d.path("opcode").asText().startsWith("RC_SEND")
+                || name.equals("roce:packet_received") || name.startsWith("roce:timer") || name.equals("roce:retry")
+                || name.equals("roce:nak_received") || name.equals("roce:rnr_wait") || name.equals("roce:cqe_generated")) {
+                timeline.add(name + " " + (name.startsWith("roce:packet") ? d.get("opcode").asText() + " psn "
+                    + d.get("psn") + (d.has("syndrome") ? " syndrome " + d.get("syndrome") : "") : d));
+            }
+            if (name.equals("roce:timer_set") && "rnr".equals(d.path("timer").asText())) {
+                setAt = r.get("time").asLong();
+            } else if (name.equals("roce:timer_expired") && "rnr".equals(d.path("timer").asText())) {
+                expiredAt = r.get("time").asLong();
+            }
+        }
+        long ackTimeoutNs = 4096L << 14;
+        assertEquals(List.of(
+            "roce:packet_sent RC_SEND_ONLY psn 256",
+            "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + ackTimeoutNs + "}",
+            "roce:packet_received RC_ACKNOWLEDGE psn 256 syndrome 44", // 0b01_01100: RNR NAK, timer 12
+            "roce:nak_received {\"qpn\":17,\"psn\":256,\"syndrome\":44}",
+            "roce:rnr_wait {\"qpn\":17,\"psn\":256,\"delay_ns\":" + delayNs + "}",
+            "roce:timer_set {\"qpn\":17,\"timer\":\"rnr\",\"timeout_ns\":" + delayNs + "}",
+            "roce:timer_expired {\"qpn\":17,\"timer\":\"rnr\"}",
+            "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"RNR_NAK\",\"retries_left\":-1}",
+            "roce:packet_sent RC_SEND_ONLY psn 256", // the ACK timer set by the first send still runs
+            "roce:packet_received RC_ACKNOWLEDGE psn 256 syndrome 31", // an ACK, credits not counted
+            "roce:cqe_generated {\"qpn\":17,\"wr_id\":1,\"status\":\"SUCCESS\",\"opcode\":\"SEND\",\"byte_len\":64}"),
+            timeline, "rnr_retry 7 retries without end (-1)");
+        assertTrue(expiredAt - setAt >= delayNs && expiredAt - setAt < delayNs + tickNs,
+            "the wait lasts the delay, to the next timer tick: set at " + setAt + ", expired at " + expiredAt);
     }
 
     /** A receive posted to a shared receive queue belongs to no QP yet: its record names the queue only. */

@@ -292,14 +292,19 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
-    synchronized void ackTimerSet(int qpn, long timeoutNs) {
+    /** The transport timer's name in timer records (the local ACK timeout, IBTA 9.7.6.1.3). */
+    static final String ACK_TIMER = "ack";
+    /** The RNR timer's name in timer records (an RNR NAK's wait, IBTA 9.7.5.2.8). */
+    static final String RNR_TIMER = "rnr";
+
+    synchronized void timerSet(int qpn, String timer, long timeoutNs) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:timer_set");
             json.writeNumberField("qpn", qpn);
-            json.writeStringField("timer", "ack");
+            json.writeStringField("timer", timer);
             json.writeNumberField("timeout_ns", timeoutNs);
             end();
         } catch (IOException e) {
@@ -307,15 +312,18 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
-    synchronized void ackTimerExpired(int qpn, int retriesLeft) {
+    /** A timer ran out; {@code retriesLeft} is written for the ACK timer only (-1: none to write). */
+    synchronized void timerExpired(int qpn, String timer, int retriesLeft) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:timer_expired");
             json.writeNumberField("qpn", qpn);
-            json.writeStringField("timer", "ack");
-            json.writeNumberField("retries_left", retriesLeft);
+            json.writeStringField("timer", timer);
+            if (retriesLeft >= 0) {
+                json.writeNumberField("retries_left", retriesLeft);
+            }
             end();
         } catch (IOException e) {
             failure = e;
