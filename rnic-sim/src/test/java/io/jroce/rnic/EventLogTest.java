@@ -61,7 +61,8 @@ class EventLogTest {
         Map.entry("roce:timer_set", Set.of("qpn", "timer", "timeout_ns")),
         Map.entry("roce:timer_expired", Set.of("qpn", "timer")),
         Map.entry("roce:wqe_posted", Set.of("queue", "wr_id", "length")),
-        Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")));
+        Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")),
+        Map.entry("roce:fault_injected", Set.of("action", "cause")));
 
     /** The run: both devices' logs, A's then B's. */
     private static String run() {
@@ -158,6 +159,9 @@ class EventLogTest {
             }
             names.add(name + (r.get("data").has("opcode") ? " " + r.get("data").get("opcode").asText() : ""));
         }
+        assertEquals(List.of("{\"action\":\"DROP\",\"cause\":\"lose PSN 0x101 (seen 1, applied 1)\",\"frame\":2,"
+            + "\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"), data(records, "roce:fault_injected"),
+            "the fabric marks the MIDDLE it lost in A's log, by A's frame number");
         assertTrue(names.contains("roce:nak_sent"), "B NAKs the gap: " + names);
         assertTrue(names.contains("roce:nak_received"), names.toString());
         assertTrue(names.contains("roce:retry"), names.toString());
@@ -185,6 +189,95 @@ class EventLogTest {
             "{\"qpn\":17,\"side\":\"responder\",\"expected_psn\":258,\"msn\":0}",
             "{\"qpn\":17,\"side\":\"responder\",\"expected_psn\":259,\"msn\":1}"), psns,
             "A: the NAK acknowledges the FIRST, the last ACK all; B: FIRST, the MIDDLE again, LAST ends the message");
+    }
+
+    /** The data of every record named {@code name}, as JSON text. */
+    private static List<String> data(List<JsonNode> records, String name) {
+        return records.stream().filter(r -> name.equals(r.path("name").asText())).map(r -> r.get("data").toString())
+            .toList();
+    }
+
+    /** A's records then B's, of the 3000-byte SEND on a fabric of seed 11 with {@code rule}. */
+    private static List<List<JsonNode>> sendWith(FaultRule rule) throws IOException {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(11).build();
+        fabric.faults().add(rule);
+        ObjectMapper mapper = new ObjectMapper();
+        List<List<JsonNode>> logs = new ArrayList<>();
+        for (String log : sendOnce(fabric, 3000, 0)) {
+            List<JsonNode> records = new ArrayList<>();
+            for (String text : log.substring(1).split("\u001e")) {
+                records.add(mapper.readTree(text));
+            }
+            logs.add(records);
+        }
+        return logs;
+    }
+
+    /** The sender's frame numbers that B's packet_received records carry, in the order they arrived. */
+    private static List<Long> framesReceived(List<JsonNode> records) {
+        return records.stream().filter(r -> "roce:packet_received".equals(r.path("name").asText()))
+            .map(r -> r.get("data").get("frame").asLong()).toList();
+    }
+
+    /**
+     * On the simulated fabric a received packet carries its sender's frame number: each of B's
+     * packet_received names the packet_sent of A with that frame, and it has the same headers.
+     */
+    @Test
+    void aReceivedPacketNamesItsSentFrameOnTheFabric() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.drop(PacketMatch.psn(0x101).and(PacketMatch.requests())).once()
+            .named("lose PSN 0x101"));
+        Map<Long, String> sentByA = new java.util.HashMap<>();
+        for (JsonNode r : logs.get(0)) {
+            if ("roce:packet_sent".equals(r.path("name").asText())) {
+                sentByA.put(r.get("data").get("frame").asLong(), headers(r));
+            }
+        }
+        assertEquals(List.of(1L, 3L, 4L, 5L), framesReceived(logs.get(1)), "frame 2, the lost MIDDLE, never arrived");
+        for (JsonNode r : logs.get(1)) {
+            if ("roce:packet_received".equals(r.path("name").asText())) {
+                assertEquals(sentByA.get(r.get("data").get("frame").asLong()), headers(r), r.toString());
+            }
+        }
+    }
+
+    private static String headers(JsonNode r) {
+        JsonNode d = r.get("data");
+        return d.get("src").asText() + ">" + d.get("dst").asText() + " " + d.get("opcode").asText() + " " + d.get("psn");
+    }
+
+    /** A copy made by the fabric: marked in A's log; B receives both, each naming A's one frame. */
+    @Test
+    void aDuplicatedPacketIsMarkedAndArrivesTwiceWithOneFrame() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.duplicate(PacketMatch.psn(0x101).and(PacketMatch.requests()))
+            .once().named("copy PSN 0x101"));
+        assertEquals(List.of("{\"action\":\"DUPLICATE\",\"cause\":\"copy PSN 0x101 (seen 1, applied 1)\",\"frame\":2,"
+            + "\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"), data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(1L, 2L, 2L, 3L), framesReceived(logs.get(1)), "the copy arrives right after its original");
+    }
+
+    /** A bit flipped on the way: marked in A's log; B's transport drops it on its ICRC, so it is never received. */
+    @Test
+    void aCorruptedPacketIsMarkedAndDroppedByItsReceiver() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.corrupt(PacketMatch.psn(0x101).and(PacketMatch.requests()))
+            .once().named("flip a bit of PSN 0x101"));
+        assertEquals(List.of("{\"action\":\"CORRUPT\",\"cause\":\"flip a bit of PSN 0x101 (seen 1, applied 1)\","
+            + "\"frame\":2,\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"),
+            data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(1L, 3L, 4L, 5L), framesReceived(logs.get(1)), "the corrupted frame 2 never reached B's RNIC");
+        assertEquals(List.of("{\"reason\":\"drop_bad_icrc\",\"count\":1}"), data(logs.get(1), "roce:packet_dropped"));
+    }
+
+    /** A packet held back: marked in A's log; the packets sent after it overtake it. */
+    @Test
+    void aDelayedPacketIsMarkedAndOvertaken() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.delay(PacketMatch.psn(0x100).and(PacketMatch.requests()), 500)
+            .once().named("hold PSN 0x100 500 ns"));
+        assertEquals(List.of("{\"action\":\"DELAY\",\"cause\":\"hold PSN 0x100 500 ns (seen 1, applied 1)\","
+            + "\"frame\":1,\"opcode\":\"RC_SEND_FIRST\",\"dst_qpn\":17,\"psn\":256}"),
+            data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(2L, 3L, 1L, 4L, 5L, 6L), framesReceived(logs.get(1)),
+            "FIRST arrives after MIDDLE and LAST; B NAKed the gap, so A sends all three again as frames 4 to 6");
     }
 
     /**

@@ -13,8 +13,12 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import io.jroce.stack.fault.FaultAction;
+import io.jroce.stack.fault.FaultListener;
+import io.jroce.stack.fault.OutgoingPacket;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.ExtensionHeader;
+import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
@@ -31,9 +35,10 @@ import io.jroce.verbs.WrOpcode;
  * <p>Written with Jackson's streaming generator, on the thread that does the device's work (one at
  * a time: the methods are synchronized for the invoker mode's hand-overs). Nothing is allocated per
  * event beyond the generator's buffer: names are constants, addresses are cached strings. An I/O
- * error stops the log (it is reported once, by {@link #close}) and never the device.
+ * error stops the log (it is reported once, by {@link #close}) and never the device. As a
+ * {@link FaultListener} it marks the faults the network injects into the device's packets.
  */
-public final class EventLog implements AutoCloseable {
+public final class EventLog implements FaultListener, AutoCloseable {
     /** The log's format name, in its first record. */
     public static final String FORMAT = "jroce-event-log";
     /** The schema's version, in its first record. */
@@ -112,10 +117,13 @@ public final class EventLog implements AutoCloseable {
      * @param src the local address, 16 bytes
      * @param dst the peer's address, 16 bytes
      * @param dstPort the peer's UDP port
+     * @return the packet's frame number, which a network that carries it takes to the receiver; 0
+     *     once the log has stopped
      */
-    public synchronized void packetSent(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int dstPort) {
+    public synchronized long packetSent(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst,
+                                        int dstPort) {
         if (stopped()) {
-            return;
+            return 0;
         }
         try {
             begin("roce:packet_sent");
@@ -125,6 +133,7 @@ public final class EventLog implements AutoCloseable {
         } catch (IOException e) {
             failure = e;
         }
+        return frames;
     }
 
     /**
@@ -136,14 +145,19 @@ public final class EventLog implements AutoCloseable {
      * @param src the sender's address, 16 bytes
      * @param srcPort the sender's UDP port
      * @param dst the local address it came to, 16 bytes
+     * @param frame the sender's frame number, carried by the network (the simulated fabric); 0 when
+     *     it carried none
      */
     public synchronized void packetReceived(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort,
-                                            byte[] dst) {
+                                            byte[] dst, long frame) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:packet_received");
+            if (frame > 0) {
+                json.writeNumberField("frame", frame);
+            }
             packetFields(buffer, offset, length, src, dst, srcPort);
             end();
         } catch (IOException e) {
@@ -193,6 +207,34 @@ public final class EventLog implements AutoCloseable {
         }
         if (packet.info().has(ExtensionHeader.IETH)) {
             json.writeNumberField("invalidate_rkey", packet.ieth().rKey() & 0xFFFFFFFFL);
+        }
+    }
+
+    /**
+     * The network (the simulated fabric, or a fault injector on UDP) did {@code action} to a packet
+     * this device sent, the one of {@code frame}.
+     */
+    @Override
+    public synchronized void faultInjected(FaultAction action, String cause, OutgoingPacket packet, long frame) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:fault_injected");
+            json.writeStringField("action", action.name());
+            json.writeStringField("cause", cause);
+            if (frame > 0) {
+                json.writeNumberField("frame", frame);
+            }
+            OpcodeInfo info = packet.info();
+            if (info != null) {
+                json.writeStringField("opcode", info.name());
+                json.writeNumberField("dst_qpn", packet.destQp());
+                json.writeNumberField("psn", packet.psn());
+            }
+            end();
+        } catch (IOException e) {
+            failure = e;
         }
     }
 

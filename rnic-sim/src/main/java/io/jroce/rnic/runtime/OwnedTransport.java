@@ -38,6 +38,12 @@ public final class OwnedTransport implements RoceTransport {
     }
 
     @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
+                        long frame) {
+        return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
+    }
+
+    @Override
     public void flush() {
         transport.flush();
     }
