@@ -43,6 +43,10 @@ public final class EventLog implements FaultListener, AutoCloseable {
     public static final String FORMAT = "jroce-event-log";
     /** The schema's version, in its first record. */
     public static final int VERSION = 1;
+    /** The transport timer's name in timer records (the local ACK timeout, IBTA 9.7.6.1.3). */
+    static final String ACK_TIMER = "ack";
+    /** The RNR timer's name in timer records (an RNR NAK's wait, IBTA 9.7.5.2.8). */
+    static final String RNR_TIMER = "rnr";
     private static final char RS = 0x1E;
     private static final int ADDRESS_CACHE = 16;
 
@@ -333,11 +337,6 @@ public final class EventLog implements FaultListener, AutoCloseable {
             failure = e;
         }
     }
-
-    /** The transport timer's name in timer records (the local ACK timeout, IBTA 9.7.6.1.3). */
-    static final String ACK_TIMER = "ack";
-    /** The RNR timer's name in timer records (an RNR NAK's wait, IBTA 9.7.5.2.8). */
-    static final String RNR_TIMER = "rnr";
 
     synchronized void timerSet(int qpn, String timer, long timeoutNs) {
         if (stopped()) {
