@@ -29,6 +29,7 @@ import io.jroce.stack.fabric.FabricEndpoint;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.fault.FaultInjectingPolledTransport;
 import io.jroce.stack.fault.FaultInjectingTransport;
+import io.jroce.stack.fault.FaultListener;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.stats.Counters;
@@ -323,6 +324,11 @@ public final class SoftRnic {
             return log == null ? transport : new EventLoggingTransport(transport, log);
         }
 
+        /** The log marks the faults injected into the device's packets; without one, nobody hears them. */
+        private static FaultListener faultListener(EventLog log) {
+            return log == null ? FaultListener.NONE : log;
+        }
+
         private ProtocolEvents events(EventLog log) {
             return log == null ? events() : new EventLogProtocolEvents(log, events());
         }
@@ -468,17 +474,18 @@ public final class SoftRnic {
                 throw openFailure("", e);
             }
             EventLoopIoContext io = new EventLoopIoContext(transport.eventLoop());
-            RoceTransport wire = transport;
-            if (faults != null) {
-                wire = new FaultInjectingTransport(transport, faults, faultTrace != null ? faultTrace : new PacketTrace(1024),
-                    System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS));
-            }
             EventLog log;
             try {
                 log = openEventLog(gids, System::nanoTime, false);
             } catch (RuntimeException e) {
                 transport.close();
                 throw e;
+            }
+            RoceTransport wire = transport;
+            if (faults != null) {
+                wire = new FaultInjectingTransport(transport, faults, faultTrace != null ? faultTrace : new PacketTrace(1024),
+                    System::nanoTime, (ns, task) -> transport.eventLoop().schedule(task, ns, TimeUnit.NANOSECONDS),
+                    faultListener(log));
             }
             RoceTransport finalWire = logged(wire, log);
             SoftDevice device;
@@ -527,14 +534,26 @@ public final class SoftRnic {
             } catch (UdpTransportException e) {
                 throw openFailure(" in the invoker progress mode", e);
             }
+            EventLog log = openInvokerEventLog(sockets);
             PolledTransport transport = sockets;
             DelayedSends delayed = null;
             if (faults != null) {
                 delayed = new DelayedSends(name);
                 transport = new FaultInjectingPolledTransport(new FaultInjectingTransport(sockets, faults,
-                    faultTrace != null ? faultTrace : new PacketTrace(1024), System::nanoTime, delayed), sockets);
+                    faultTrace != null ? faultTrace : new PacketTrace(1024), System::nanoTime, delayed,
+                    faultListener(log)), sockets);
             }
-            return openInvoker(transport, counters, sockets.port(), delayed);
+            return openInvoker(transport, counters, sockets.port(), delayed, log);
+        }
+
+        /** The invoker mode's event log asked for, or null; {@code transport} is closed when it cannot start. */
+        private EventLog openInvokerEventLog(RoceTransport transport) {
+            try {
+                return openEventLog(gids(), System::nanoTime, false);
+            } catch (RuntimeException e) {
+                transport.close();
+                throw e;
+            }
         }
 
         /**
@@ -549,26 +568,21 @@ public final class SoftRnic {
         public RdmaDevice open(PolledTransport transport, Counters counters) {
             Arguments.notNull(transport, "transport");
             Arguments.notNull(counters, "counters");
-            return openInvoker(transport, counters, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort, null);
+            return openInvoker(transport, counters, udpPort == 0 ? AddressVector.ROCE_V2_PORT : udpPort, null,
+                openInvokerEventLog(transport));
         }
 
-        private RdmaDevice openInvoker(PolledTransport transport, Counters counters, int cmPort, DelayedSends delayed) {
-            List<Gid> gids;
-            try {
-                gids = gids();
-            } catch (RuntimeException e) {
-                transport.close();
-                throw e;
-            }
+        /** Opens the device on {@code transport}, its log (null for none) already started. */
+        private RdmaDevice openInvoker(PolledTransport transport, Counters counters, int cmPort, DelayedSends delayed,
+                                       EventLog log) {
+            List<Gid> gids = gids(); // the log's opening checked them
             InvokerIoContext io = new InvokerIoContext(TimeUnit.MICROSECONDS.toNanos(TIMER_TICK_US), transport,
                 fallbackAfterNs, fallbackSpinNs);
             if (delayed != null) {
                 delayed.runAs(io::execute);
             }
             SoftDevice device;
-            EventLog log = null;
             try {
-                log = openEventLog(gids, System::nanoTime, false);
                 device = SoftDevice.open(name, gids, activeMtu, logged(new OwnedTransport(transport, io), log), io,
                     counters, memoryBudget, events(log));
             } catch (RuntimeException e) {
@@ -607,7 +621,7 @@ public final class SoftRnic {
             }
             Counters counters = new Counters();
             EventLog log = openEventLog(gids, fabric::nowNs, true);
-            FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters);
+            FabricEndpoint endpoint = fabric.attach(addresses.get(0), udpPort, counters, faultListener(log));
             SoftDevice device = closingLog(SoftDevice.open(name, gids, activeMtu, logged(endpoint, log),
                 new FabricIoContext(fabric), counters, memoryBudget, events(log)), log);
             fabric.addTicker(device::onTimer);

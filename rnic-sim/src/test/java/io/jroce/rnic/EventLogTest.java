@@ -59,9 +59,10 @@ class EventLogTest {
         Map.entry("roce:rnr_wait", Set.of("qpn", "psn", "delay_ns")),
         Map.entry("roce:psn_state_updated", Set.of("qpn", "side")),
         Map.entry("roce:timer_set", Set.of("qpn", "timer", "timeout_ns")),
-        Map.entry("roce:timer_expired", Set.of("qpn", "timer", "retries_left")),
+        Map.entry("roce:timer_expired", Set.of("qpn", "timer")),
         Map.entry("roce:wqe_posted", Set.of("queue", "wr_id", "length")),
-        Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")));
+        Map.entry("roce:cqe_generated", Set.of("qpn", "wr_id", "status", "byte_len")),
+        Map.entry("roce:fault_injected", Set.of("action", "cause")));
 
     /** The run: both devices' logs, A's then B's. */
     private static String run() {
@@ -77,6 +78,14 @@ class EventLogTest {
         SimulatedFabric fabric = SimulatedFabric.builder().seed(seed).build();
         fabric.faults().add(FaultRule.drop(PacketMatch.psn(lostPsn).and(PacketMatch.requests())).once()
             .named("lose PSN 0x" + Integer.toHexString(lostPsn)));
+        return sendOnce(fabric, bytes, 0);
+    }
+
+    /**
+     * One SEND of {@code bytes} from A's QP (first PSN 0x100) to B's on {@code fabric}; B posts its
+     * receive before the SEND, or with {@code recvAfterNs} above 0 that long after it. A's log and B's.
+     */
+    private static String[] sendOnce(SimulatedFabric fabric, int bytes, long recvAfterNs) {
         ByteArrayOutputStream logA = new ByteArrayOutputStream();
         ByteArrayOutputStream logB = new ByteArrayOutputStream();
         try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
@@ -91,9 +100,16 @@ class EventLogTest {
              QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
             QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
             QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
-            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096)));
+            ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096));
+            if (recvAfterNs == 0) {
+                qpB.postRecv(recv);
+            }
             qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(ScatterGatherEntry.of(mrA, 0, bytes)));
+            if (recvAfterNs > 0) {
+                fabric.runFor(recvAfterNs);
+                qpB.postRecv(recv);
+            }
             FabricCompletions.await(fabric, cqA, 1, ChannelFabricPair.MAX_RUN_NS, () -> "");
         }
         return new String[] {logA.toString(StandardCharsets.UTF_8), logB.toString(StandardCharsets.UTF_8)};
@@ -143,6 +159,9 @@ class EventLogTest {
             }
             names.add(name + (r.get("data").has("opcode") ? " " + r.get("data").get("opcode").asText() : ""));
         }
+        assertEquals(List.of("{\"action\":\"DROP\",\"cause\":\"lose PSN 0x101 (seen 1, applied 1)\",\"frame\":2,"
+            + "\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"), data(records, "roce:fault_injected"),
+            "the fabric marks the MIDDLE it lost in A's log, by A's frame number");
         assertTrue(names.contains("roce:nak_sent"), "B NAKs the gap: " + names);
         assertTrue(names.contains("roce:nak_received"), names.toString());
         assertTrue(names.contains("roce:retry"), names.toString());
@@ -172,6 +191,95 @@ class EventLogTest {
             "A: the NAK acknowledges the FIRST, the last ACK all; B: FIRST, the MIDDLE again, LAST ends the message");
     }
 
+    /** The data of every record named {@code name}, as JSON text. */
+    private static List<String> data(List<JsonNode> records, String name) {
+        return records.stream().filter(r -> name.equals(r.path("name").asText())).map(r -> r.get("data").toString())
+            .toList();
+    }
+
+    /** A's records then B's, of the 3000-byte SEND on a fabric of seed 11 with {@code rule}. */
+    private static List<List<JsonNode>> sendWith(FaultRule rule) throws IOException {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(11).build();
+        fabric.faults().add(rule);
+        ObjectMapper mapper = new ObjectMapper();
+        List<List<JsonNode>> logs = new ArrayList<>();
+        for (String log : sendOnce(fabric, 3000, 0)) {
+            List<JsonNode> records = new ArrayList<>();
+            for (String text : log.substring(1).split("\u001e")) {
+                records.add(mapper.readTree(text));
+            }
+            logs.add(records);
+        }
+        return logs;
+    }
+
+    /** The sender's frame numbers that B's packet_received records carry, in the order they arrived. */
+    private static List<Long> framesReceived(List<JsonNode> records) {
+        return records.stream().filter(r -> "roce:packet_received".equals(r.path("name").asText()))
+            .map(r -> r.get("data").get("frame").asLong()).toList();
+    }
+
+    /**
+     * On the simulated fabric a received packet carries its sender's frame number: each of B's
+     * packet_received names the packet_sent of A with that frame, and it has the same headers.
+     */
+    @Test
+    void aReceivedPacketNamesItsSentFrameOnTheFabric() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.drop(PacketMatch.psn(0x101).and(PacketMatch.requests())).once()
+            .named("lose PSN 0x101"));
+        Map<Long, String> sentByA = new java.util.HashMap<>();
+        for (JsonNode r : logs.get(0)) {
+            if ("roce:packet_sent".equals(r.path("name").asText())) {
+                sentByA.put(r.get("data").get("frame").asLong(), headers(r));
+            }
+        }
+        assertEquals(List.of(1L, 3L, 4L, 5L), framesReceived(logs.get(1)), "frame 2, the lost MIDDLE, never arrived");
+        for (JsonNode r : logs.get(1)) {
+            if ("roce:packet_received".equals(r.path("name").asText())) {
+                assertEquals(sentByA.get(r.get("data").get("frame").asLong()), headers(r), r.toString());
+            }
+        }
+    }
+
+    private static String headers(JsonNode r) {
+        JsonNode d = r.get("data");
+        return d.get("src").asText() + ">" + d.get("dst").asText() + " " + d.get("opcode").asText() + " " + d.get("psn");
+    }
+
+    /** A copy made by the fabric: marked in A's log; B receives both, each naming A's one frame. */
+    @Test
+    void aDuplicatedPacketIsMarkedAndArrivesTwiceWithOneFrame() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.duplicate(PacketMatch.psn(0x101).and(PacketMatch.requests()))
+            .once().named("copy PSN 0x101"));
+        assertEquals(List.of("{\"action\":\"DUPLICATE\",\"cause\":\"copy PSN 0x101 (seen 1, applied 1)\",\"frame\":2,"
+            + "\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"), data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(1L, 2L, 2L, 3L), framesReceived(logs.get(1)), "the copy arrives right after its original");
+    }
+
+    /** A bit flipped on the way: marked in A's log; B's transport drops it on its ICRC, so it is never received. */
+    @Test
+    void aCorruptedPacketIsMarkedAndDroppedByItsReceiver() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.corrupt(PacketMatch.psn(0x101).and(PacketMatch.requests()))
+            .once().named("flip a bit of PSN 0x101"));
+        assertEquals(List.of("{\"action\":\"CORRUPT\",\"cause\":\"flip a bit of PSN 0x101 (seen 1, applied 1)\","
+            + "\"frame\":2,\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"),
+            data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(1L, 3L, 4L, 5L), framesReceived(logs.get(1)), "the corrupted frame 2 never reached B's RNIC");
+        assertEquals(List.of("{\"reason\":\"drop_bad_icrc\",\"count\":1}"), data(logs.get(1), "roce:packet_dropped"));
+    }
+
+    /** A packet held back: marked in A's log; the packets sent after it overtake it. */
+    @Test
+    void aDelayedPacketIsMarkedAndOvertaken() throws IOException {
+        List<List<JsonNode>> logs = sendWith(FaultRule.delay(PacketMatch.psn(0x100).and(PacketMatch.requests()), 500)
+            .once().named("hold PSN 0x100 500 ns"));
+        assertEquals(List.of("{\"action\":\"DELAY\",\"cause\":\"hold PSN 0x100 500 ns (seen 1, applied 1)\","
+            + "\"frame\":1,\"opcode\":\"RC_SEND_FIRST\",\"dst_qpn\":17,\"psn\":256}"),
+            data(logs.get(0), "roce:fault_injected"));
+        assertEquals(List.of(2L, 3L, 1L, 4L, 5L, 6L), framesReceived(logs.get(1)),
+            "FIRST arrives after MIDDLE and LAST; B NAKed the gap, so A sends all three again as frames 4 to 6");
+    }
+
     /**
      * The only packet of a SEND lost once: A's transport timer, set when the packet left, runs out
      * (7 retries left), the retry goes back to the PSN, and the timer is set again for it.
@@ -194,6 +302,54 @@ class EventLogTest {
             "roce:timer_expired {\"qpn\":17,\"timer\":\"ack\",\"retries_left\":7}",
             "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"TIMEOUT\",\"retries_left\":6}",
             "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + timeoutNs + "}"), timeline);
+    }
+
+    /**
+     * A SEND to a QP with no receive posted: B answers RNR NAK with its minimum RNR timer (code 12,
+     * 0.64 ms); A sets its RNR timer for that delay, and only when it runs out sends the SEND again
+     * (the retry, with cause RNR_NAK, is logged then), which the receive posted meanwhile takes.
+     */
+    @Test
+    void anRnrNakLogsTheRnrTimerFromItsSettingToTheRetry() throws IOException {
+        long delayNs = 640_000; // RNR timer code 12 (IBTA 9.7.5.2.8, Table 45)
+        long tickNs = 100_000;
+        String logA = sendOnce(SimulatedFabric.builder().tickNs(tickNs).build(), 64, 200_000)[0];
+        ObjectMapper mapper = new ObjectMapper();
+        List<String> timeline = new ArrayList<>();
+        long setAt = -1;
+        long expiredAt = -1;
+        for (String text : logA.substring(1).split("\u001e")) {
+            JsonNode r = mapper.readTree(text);
+            String name = r.path("name").asText();
+            JsonNode d = r.path("data");
+            if (name.equals("roce:packet_sent") && d.path("opcode").asText().startsWith("RC_SEND")
+                || name.equals("roce:packet_received") || name.startsWith("roce:timer") || name.equals("roce:retry")
+                || name.equals("roce:nak_received") || name.equals("roce:rnr_wait") || name.equals("roce:cqe_generated")) {
+                timeline.add(name + " " + (name.startsWith("roce:packet") ? d.get("opcode").asText() + " psn "
+                    + d.get("psn") + (d.has("syndrome") ? " syndrome " + d.get("syndrome") : "") : d));
+            }
+            if (name.equals("roce:timer_set") && "rnr".equals(d.path("timer").asText())) {
+                setAt = r.get("time").asLong();
+            } else if (name.equals("roce:timer_expired") && "rnr".equals(d.path("timer").asText())) {
+                expiredAt = r.get("time").asLong();
+            }
+        }
+        long ackTimeoutNs = 4096L << 14;
+        assertEquals(List.of(
+            "roce:packet_sent RC_SEND_ONLY psn 256",
+            "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + ackTimeoutNs + "}",
+            "roce:packet_received RC_ACKNOWLEDGE psn 256 syndrome 44", // 0b01_01100: RNR NAK, timer 12
+            "roce:nak_received {\"qpn\":17,\"psn\":256,\"syndrome\":44}",
+            "roce:rnr_wait {\"qpn\":17,\"psn\":256,\"delay_ns\":" + delayNs + "}",
+            "roce:timer_set {\"qpn\":17,\"timer\":\"rnr\",\"timeout_ns\":" + delayNs + "}",
+            "roce:timer_expired {\"qpn\":17,\"timer\":\"rnr\"}",
+            "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"RNR_NAK\",\"retries_left\":-1}",
+            "roce:packet_sent RC_SEND_ONLY psn 256", // the ACK timer set by the first send still runs
+            "roce:packet_received RC_ACKNOWLEDGE psn 256 syndrome 31", // an ACK, credits not counted
+            "roce:cqe_generated {\"qpn\":17,\"wr_id\":1,\"status\":\"SUCCESS\",\"opcode\":\"SEND\",\"byte_len\":64}"),
+            timeline, "rnr_retry 7 retries without end (-1)");
+        assertTrue(expiredAt - setAt >= delayNs && expiredAt - setAt < delayNs + tickNs,
+            "the wait lasts the delay, to the next timer tick: set at " + setAt + ", expired at " + expiredAt);
     }
 
     /** A receive posted to a shared receive queue belongs to no QP yet: its record names the queue only. */

@@ -70,8 +70,7 @@ final class Completer {
                 }
                 s.goBackTo(psn);
                 s.waitForRnr(nowNs, aeth.rnrTimer());
-                ctx.events.rnrWait(qp.qpn, psn, s.rnrResumeNs - nowNs);
-                ctx.events.retransmission(qp.qpn, psn, RetransmitCause.RNR_NAK, qp.rnrRetry == 7 ? -1 : s.rnrRetriesLeft);
+                ctx.events.rnrWait(qp.qpn, psn, s.rnrResumeNs - nowNs); // the retry is reported when the wait ends
             }
             case NAK -> onNak(p, psn, aeth, nowNs);
             default -> ctx.counters.increment(Counter.DROP_UNEXPECTED_RESPONSE);

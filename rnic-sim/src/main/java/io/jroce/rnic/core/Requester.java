@@ -70,6 +70,9 @@ final class Requester {
                 return;
             }
             s.rnrWaiting = false;
+            ctx.events.rnrTimerExpired(qp.qpn);
+            ctx.events.retransmission(qp.qpn, s.cursorPsn, RetransmitCause.RNR_NAK,
+                qp.rnrRetry == 7 ? -1 : s.rnrRetriesLeft);
         }
         WorkQueueRing<SendWqe> sq = qp.sq;
         while (s.cursor < sq.tail()) {

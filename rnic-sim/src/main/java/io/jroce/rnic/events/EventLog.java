@@ -13,8 +13,12 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import io.jroce.stack.fault.FaultAction;
+import io.jroce.stack.fault.FaultListener;
+import io.jroce.stack.fault.OutgoingPacket;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.wire.ExtensionHeader;
+import io.jroce.stack.wire.OpcodeInfo;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
 import io.jroce.verbs.Gid;
@@ -31,13 +35,18 @@ import io.jroce.verbs.WrOpcode;
  * <p>Written with Jackson's streaming generator, on the thread that does the device's work (one at
  * a time: the methods are synchronized for the invoker mode's hand-overs). Nothing is allocated per
  * event beyond the generator's buffer: names are constants, addresses are cached strings. An I/O
- * error stops the log (it is reported once, by {@link #close}) and never the device.
+ * error stops the log (it is reported once, by {@link #close}) and never the device. As a
+ * {@link FaultListener} it marks the faults the network injects into the device's packets.
  */
-public final class EventLog implements AutoCloseable {
+public final class EventLog implements FaultListener, AutoCloseable {
     /** The log's format name, in its first record. */
     public static final String FORMAT = "jroce-event-log";
     /** The schema's version, in its first record. */
     public static final int VERSION = 1;
+    /** The transport timer's name in timer records (the local ACK timeout, IBTA 9.7.6.1.3). */
+    static final String ACK_TIMER = "ack";
+    /** The RNR timer's name in timer records (an RNR NAK's wait, IBTA 9.7.5.2.8). */
+    static final String RNR_TIMER = "rnr";
     private static final char RS = 0x1E;
     private static final int ADDRESS_CACHE = 16;
 
@@ -112,10 +121,13 @@ public final class EventLog implements AutoCloseable {
      * @param src the local address, 16 bytes
      * @param dst the peer's address, 16 bytes
      * @param dstPort the peer's UDP port
+     * @return the packet's frame number, which a network that carries it takes to the receiver; 0
+     *     once the log has stopped
      */
-    public synchronized void packetSent(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int dstPort) {
+    public synchronized long packetSent(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst,
+                                        int dstPort) {
         if (stopped()) {
-            return;
+            return 0;
         }
         try {
             begin("roce:packet_sent");
@@ -125,6 +137,7 @@ public final class EventLog implements AutoCloseable {
         } catch (IOException e) {
             failure = e;
         }
+        return frames;
     }
 
     /**
@@ -136,14 +149,19 @@ public final class EventLog implements AutoCloseable {
      * @param src the sender's address, 16 bytes
      * @param srcPort the sender's UDP port
      * @param dst the local address it came to, 16 bytes
+     * @param frame the sender's frame number, carried by the network (the simulated fabric); 0 when
+     *     it carried none
      */
     public synchronized void packetReceived(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort,
-                                            byte[] dst) {
+                                            byte[] dst, long frame) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:packet_received");
+            if (frame > 0) {
+                json.writeNumberField("frame", frame);
+            }
             packetFields(buffer, offset, length, src, dst, srcPort);
             end();
         } catch (IOException e) {
@@ -193,6 +211,34 @@ public final class EventLog implements AutoCloseable {
         }
         if (packet.info().has(ExtensionHeader.IETH)) {
             json.writeNumberField("invalidate_rkey", packet.ieth().rKey() & 0xFFFFFFFFL);
+        }
+    }
+
+    /**
+     * The network (the simulated fabric, or a fault injector on UDP) did {@code action} to a packet
+     * this device sent, the one of {@code frame}.
+     */
+    @Override
+    public synchronized void faultInjected(FaultAction action, String cause, OutgoingPacket packet, long frame) {
+        if (stopped()) {
+            return;
+        }
+        try {
+            begin("roce:fault_injected");
+            json.writeStringField("action", action.name());
+            json.writeStringField("cause", cause);
+            if (frame > 0) {
+                json.writeNumberField("frame", frame);
+            }
+            OpcodeInfo info = packet.info();
+            if (info != null) {
+                json.writeStringField("opcode", info.name());
+                json.writeNumberField("dst_qpn", packet.destQp());
+                json.writeNumberField("psn", packet.psn());
+            }
+            end();
+        } catch (IOException e) {
+            failure = e;
         }
     }
 
@@ -292,14 +338,14 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
-    synchronized void ackTimerSet(int qpn, long timeoutNs) {
+    synchronized void timerSet(int qpn, String timer, long timeoutNs) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:timer_set");
             json.writeNumberField("qpn", qpn);
-            json.writeStringField("timer", "ack");
+            json.writeStringField("timer", timer);
             json.writeNumberField("timeout_ns", timeoutNs);
             end();
         } catch (IOException e) {
@@ -307,15 +353,18 @@ public final class EventLog implements AutoCloseable {
         }
     }
 
-    synchronized void ackTimerExpired(int qpn, int retriesLeft) {
+    /** A timer ran out; {@code retriesLeft} is written for the ACK timer only (-1: none to write). */
+    synchronized void timerExpired(int qpn, String timer, int retriesLeft) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:timer_expired");
             json.writeNumberField("qpn", qpn);
-            json.writeStringField("timer", "ack");
-            json.writeNumberField("retries_left", retriesLeft);
+            json.writeStringField("timer", timer);
+            if (retriesLeft >= 0) {
+                json.writeNumberField("retries_left", retriesLeft);
+            }
             end();
         } catch (IOException e) {
             failure = e;

@@ -48,7 +48,14 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
     @Override
     public void rnrWait(int qpn, int psn, long delayNs) {
         log.rnrWait(qpn, psn, delayNs);
+        log.timerSet(qpn, EventLog.RNR_TIMER, delayNs);
         next.rnrWait(qpn, psn, delayNs);
+    }
+
+    @Override
+    public void rnrTimerExpired(int qpn) {
+        log.timerExpired(qpn, EventLog.RNR_TIMER, -1);
+        next.rnrTimerExpired(qpn);
     }
 
     @Override
@@ -65,13 +72,13 @@ public final class EventLogProtocolEvents implements ProtocolEvents {
 
     @Override
     public void ackTimerSet(int qpn, long timeoutNs) {
-        log.ackTimerSet(qpn, timeoutNs);
+        log.timerSet(qpn, EventLog.ACK_TIMER, timeoutNs);
         next.ackTimerSet(qpn, timeoutNs);
     }
 
     @Override
     public void ackTimerExpired(int qpn, int retriesLeft) {
-        log.ackTimerExpired(qpn, retriesLeft);
+        log.timerExpired(qpn, EventLog.ACK_TIMER, retriesLeft);
         next.ackTimerExpired(qpn, retriesLeft);
     }
 

@@ -7,8 +7,9 @@ import io.jroce.stack.transport.RoceTransport;
 
 /**
  * A device's transport with its {@link EventLog} on both sides: every packet the device sends is
- * logged before it goes down, every packet the network delivers before the device sees it. The
- * device knows nothing of the log; the packets are not touched.
+ * logged before it goes down, with its frame number, every packet the network delivers before the
+ * device sees it, with its sender's frame number when the network carried one (the simulated
+ * fabric). The device knows nothing of the log; the packets are not touched.
  */
 public final class EventLoggingTransport implements RoceTransport {
     private final RoceTransport transport;
@@ -27,16 +28,26 @@ public final class EventLoggingTransport implements RoceTransport {
 
     @Override
     public void start(RocePacketHandler handler) {
-        transport.start((packet, offset, length, src, srcPort, dst) -> {
-            log.packetReceived(packet, offset, length, src, srcPort, dst);
-            handler.onPacket(packet, offset, length, src, srcPort, dst);
+        transport.start(new RocePacketHandler() {
+            @Override
+            public void onPacket(DirectBuffer packet, int offset, int length, byte[] src, int srcPort, byte[] dst) {
+                onPacket(packet, offset, length, src, srcPort, dst, 0);
+            }
+
+            @Override
+            public void onPacket(DirectBuffer packet, int offset, int length, byte[] src, int srcPort, byte[] dst,
+                                 long frame) {
+                log.packetReceived(packet, offset, length, src, srcPort, dst, frame);
+                handler.onPacket(packet, offset, length, src, srcPort, dst);
+            }
         });
     }
 
+    /** The packet goes down with its frame number, for a network that carries it to the receiver. */
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
-        log.packetSent(packet, offset, length, srcAddress, dstAddress, dstPort);
-        return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort);
+        long frame = log.packetSent(packet, offset, length, srcAddress, dstAddress, dstPort);
+        return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
     }
 
     @Override

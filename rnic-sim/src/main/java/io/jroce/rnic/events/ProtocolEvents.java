@@ -59,7 +59,8 @@ public interface ProtocolEvents extends DropListener {
     }
 
     /**
-     * QP {@code qpn}'s requester goes back to {@code fromPsn} because of {@code cause}.
+     * QP {@code qpn}'s requester goes back to {@code fromPsn} because of {@code cause}: at once for
+     * a NAK, a timeout or an implied NAK; for an RNR NAK when its wait is over ({@link #rnrTimerExpired}).
      *
      * @param qpn         the QP's number
      * @param fromPsn     the first PSN sent again
@@ -78,6 +79,15 @@ public interface ProtocolEvents extends DropListener {
      * @param delayNs how long it waits, from the NAK's timer code (IBTA 9.7.5.2.8)
      */
     default void rnrWait(int qpn, int psn, long delayNs) {
+    }
+
+    /**
+     * QP {@code qpn}'s requester waited out an RNR NAK's timer (IBTA 9.7.5.2.8) and sends again:
+     * the {@link #retransmission} with cause {@link RetransmitCause#RNR_NAK} follows at once.
+     *
+     * @param qpn the QP
+     */
+    default void rnrTimerExpired(int qpn) {
     }
 
     /**

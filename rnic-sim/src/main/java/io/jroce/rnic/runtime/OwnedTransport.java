@@ -44,6 +44,12 @@ public final class OwnedTransport implements RoceTransport {
      * round, on its own system call.
      */
     @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
+                        long frame) {
+        return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
+    }
+
+    @Override
     public void flush() {
     }
 

@@ -51,13 +51,17 @@ class ProtocolEventsTest {
     }
 
     @Test
-    void anRnrNakIsReceivedWaitedOutAndRetried() {
+    void anRnrNakIsReceivedWaitedOutAndRetriedWhenItsTimerExpires() {
         EngineRig rig = new EngineRig(256).rts(PSN, 0, 7, 7);
         rig.postSend(3, 10);
         rig.t.requester.doWork(0);
         rig.acknowledge(100, AethSyndrome.rnrNak(1), 1_000); // timer code 1: 10 us
+        rig.t.requester.doWork(10_999);
+        assertEquals(List.of("qp 0x11 received RNR NAK, timer 1 psn 0x64", "qp 0x11 waits 10000 ns for psn 0x64"),
+            rig.events.lines, "nothing is sent again before the wait is over");
+        rig.t.requester.doWork(11_000);
         assertEquals(List.of("qp 0x11 received RNR NAK, timer 1 psn 0x64", "qp 0x11 waits 10000 ns for psn 0x64",
-            "qp 0x11 retransmits from psn 0x64 after RNR NAK, -1 left"), rig.events.lines);
+            "qp 0x11 rnr timer expired", "qp 0x11 retransmits from psn 0x64 after RNR NAK, -1 left"), rig.events.lines);
     }
 
     /** A request beyond the expected PSN gets one sequence-error NAK; the responder reports it once. */

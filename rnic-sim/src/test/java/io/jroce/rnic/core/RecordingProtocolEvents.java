@@ -40,6 +40,11 @@ final class RecordingProtocolEvents implements ProtocolEvents {
     }
 
     @Override
+    public void rnrTimerExpired(int qpn) {
+        lines.add(String.format("qp 0x%x rnr timer expired", qpn));
+    }
+
+    @Override
     public void dropped(Counter reason, long count) {
         lines.add("dropped " + count + " " + reason.counterName());
     }

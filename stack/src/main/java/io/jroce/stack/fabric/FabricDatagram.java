@@ -12,9 +12,13 @@ public final class FabricDatagram {
     final byte[] dst;
     final int dstPort;
     final UnsafeBuffer packet;
+    /** The sender's number for the packet (its event log's frame), 0 for none; a copy keeps its original's. */
+    final long frame;
 
-    FabricDatagram(long sequence, long deliverAtNs, byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet) {
+    FabricDatagram(long sequence, long deliverAtNs, byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet,
+                   long frame) {
         this.sequence = sequence;
+        this.frame = frame;
         this.deliverAtNs = deliverAtNs;
         this.src = src;
         this.srcPort = srcPort;
@@ -39,6 +43,16 @@ public final class FabricDatagram {
      */
     public long sequence() {
         return sequence;
+    }
+
+    /**
+     * The sender's number for the packet, as its event log's {@code packet_sent} names it; a copy
+     * has its original's.
+     *
+     * @return the frame number, 0 when the sender gave none
+     */
+    public long frame() {
+        return frame;
     }
 
     /**

@@ -4,6 +4,7 @@ package io.jroce.stack.fabric;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import io.jroce.stack.fault.FaultListener;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.stats.Counter;
 import io.jroce.stack.stats.Counters;
@@ -13,22 +14,26 @@ import io.jroce.stack.transport.RoceTransport;
 
 /**
  * One device's attachment to a {@link SimulatedFabric}. It appends the ICRC on send and checks it
- * exactly on receive (the fabric has no IP ID to hide), as the UDP transport does.
+ * exactly on receive (the fabric has no IP ID to hide), as the UDP transport does. The sender's
+ * frame number travels with the datagram to the receiver's handler, and the faults the fabric
+ * injects into what this endpoint sends are told to its {@link FaultListener}.
  */
 public final class FabricEndpoint implements RoceTransport {
     private final SimulatedFabric fabric;
     private final byte[] address;
     private final int port;
     private final Counters counters;
+    private final FaultListener faults;
     private final IcrcCalculator icrc = new IcrcCalculator();
     private RocePacketHandler handler;
     private boolean closed;
 
-    FabricEndpoint(SimulatedFabric fabric, byte[] address, int port, Counters counters) {
+    FabricEndpoint(SimulatedFabric fabric, byte[] address, int port, Counters counters, FaultListener faults) {
         this.fabric = fabric;
         this.address = address;
         this.port = port;
         this.counters = counters;
+        this.faults = faults;
     }
 
     /**
@@ -47,6 +52,13 @@ public final class FabricEndpoint implements RoceTransport {
 
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        return send(packet, offset, length, srcAddress, dstAddress, dstPort, 0);
+    }
+
+    /** The fabric carries {@code frame} with the datagram to its receiver, and names it to the fault listener. */
+    @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
+                        long frame) {
         if (closed) {
             counters.increment(Counter.DROP_TX_FAILED);
             return false;
@@ -55,7 +67,7 @@ public final class FabricEndpoint implements RoceTransport {
         packet.getBytes(offset, bytes, 0, length);
         UnsafeBuffer b = new UnsafeBuffer(bytes);
         IcrcCalculator.writeIcrc(b, length, compute(srcAddress, port, dstAddress, dstPort, b, length));
-        fabric.transmit(srcAddress.clone(), port, dstAddress.clone(), dstPort, bytes);
+        fabric.transmit(srcAddress.clone(), port, dstAddress.clone(), dstPort, bytes, frame, faults);
         return true;
     }
 
@@ -73,7 +85,7 @@ public final class FabricEndpoint implements RoceTransport {
             counters.increment(Counter.DROP_BAD_ICRC);
             return;
         }
-        handler.onPacket(b, 0, length, d.src, d.srcPort, d.dst);
+        handler.onPacket(b, 0, length, d.src, d.srcPort, d.dst, d.frame);
     }
 
     private int compute(byte[] src, int srcPort, byte[] dst, int dstPort, DirectBuffer b, int length) {

@@ -10,6 +10,8 @@ import java.util.function.BooleanSupplier;
 
 import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.fault.Fate;
+import io.jroce.stack.fault.FaultAction;
+import io.jroce.stack.fault.FaultListener;
 import io.jroce.stack.fault.FaultPolicy;
 import io.jroce.stack.fault.LinkTails;
 import io.jroce.stack.fault.OutgoingPacket;
@@ -35,6 +37,8 @@ import io.jroce.stack.stats.Counters;
  * }</pre>
  */
 public final class SimulatedFabric {
+    /** The cause of a drop by the {@link FabricFault} hook, in the trace and to a {@link FaultListener}. */
+    private static final String FAULT_HOOK = "fault hook";
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
     private final PriorityQueue<FabricDatagram> inFlight = new PriorityQueue<>(
         (a, b) -> a.deliverAtNs != b.deliverAtNs ? Long.compare(a.deliverAtNs, b.deliverAtNs) : Long.compare(a.sequence, b.sequence));
@@ -169,8 +173,22 @@ public final class SimulatedFabric {
      * @return the endpoint
      */
     public FabricEndpoint attach(String ipLiteral, int port, Counters counters) {
+        return attach(ipLiteral, port, counters, FaultListener.NONE);
+    }
+
+    /**
+     * Attaches an endpoint at {@code ipLiteral}:{@code port} whose sent packets' faults
+     * {@code faults} hears (its device's event log).
+     *
+     * @param ipLiteral the endpoint's IP address literal
+     * @param port its UDP port
+     * @param counters where the endpoint counts what it drops
+     * @param faults hears each fault the fabric injects into what the endpoint sends
+     * @return the endpoint
+     */
+    public FabricEndpoint attach(String ipLiteral, int port, Counters counters, FaultListener faults) {
         byte[] address = toGidBytes(ipLiteral);
-        FabricEndpoint e = new FabricEndpoint(this, address, port, counters);
+        FabricEndpoint e = new FabricEndpoint(this, address, port, counters, faults);
         endpoints.put(key(address, port), e);
         return e;
     }
@@ -280,16 +298,22 @@ public final class SimulatedFabric {
         tickers.add(ticker);
     }
 
-    /** Takes a datagram (ICRC included) from an endpoint and schedules what the network does with it. */
-    void transmit(byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet) {
+    /**
+     * Takes a datagram (ICRC included) from an endpoint and schedules what the network does with it;
+     * {@code listener} hears the faults, before any corruption.
+     */
+    void transmit(byte[] src, int srcPort, byte[] dst, int dstPort, byte[] packet, long frame, FaultListener listener) {
         long id = sequence++;
-        FabricDatagram d = new FabricDatagram(id, nowNs + latencyNs, src, srcPort, dst, dstPort, packet);
+        FabricDatagram d = new FabricDatagram(id, nowNs + latencyNs, src, srcPort, dst, dstPort, packet, frame);
         int length = Math.max(0, packet.length - IcrcCalculator.ICRC_LENGTH);
         if (!fault.deliver(d)) {
-            recordDrop(d, length, "fault hook");
+            recordDrop(d, length, FAULT_HOOK);
+            listener.faultInjected(FaultAction.DROP, FAULT_HOOK, outgoing.wrap(nowNs, src, dst, d.packet, 0, length),
+                frame);
             return;
         }
         Verdict v = faults.decide(outgoing.wrap(nowNs, src, dst, d.packet, 0, length), verdict);
+        v.report(listener, outgoing, frame);
         if (v.dropped()) {
             recordDrop(d, length, v.cause());
             return;
@@ -297,7 +321,7 @@ public final class SimulatedFabric {
         // The trace shows the headers as sent, the copy is of the good packet: both before corruption.
         TraceHeaders sent = new TraceHeaders(d, outgoing, length);
         FabricDatagram copy = v.duplicate()
-            ? new FabricDatagram(sequence++, 0, src, srcPort, dst, dstPort, packet.clone()) : null;
+            ? new FabricDatagram(sequence++, 0, src, srcPort, dst, dstPort, packet.clone(), frame) : null;
         if (v.corruptBit() >= 0) {
             int bit = v.corruptBit();
             packet[bit >>> 3] ^= (byte) (1 << (bit & 7));

@@ -37,6 +37,12 @@ public final class FaultInjectingPolledTransport implements PolledTransport {
     }
 
     @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
+                        long frame) {
+        return faults.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
+    }
+
+    @Override
     public void flush() {
         faults.flush();
     }

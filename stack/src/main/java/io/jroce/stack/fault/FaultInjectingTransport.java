@@ -12,7 +12,8 @@ import io.jroce.stack.transport.RoceTransport;
  * A {@link RoceTransport} that injects the faults of a {@link FaultPolicy} into the packets sent
  * through another one, such as the UDP transport: the same link conditions and scripted rules as
  * on the simulated fabric, against a real network stack. Each packet's fate goes into a
- * {@link PacketTrace}. Receiving is untouched (the peer's decorator covers the other direction).
+ * {@link PacketTrace}, and each fault is told to a {@link FaultListener}. Receiving is untouched
+ * (the peer's decorator covers the other direction).
  *
  * <p>Two faults behave differently from the fabric, because the delegate owns the wire:
  * <ul>
@@ -32,6 +33,7 @@ public final class FaultInjectingTransport implements RoceTransport {
     private final PacketTrace trace;
     private final LongSupplier clock;
     private final DelayScheduler scheduler;
+    private final FaultListener listener;
     private final OutgoingPacket outgoing = new OutgoingPacket();
     private final Verdict verdict = new Verdict();
     private final LinkTails linkTails = new LinkTails();
@@ -48,11 +50,28 @@ public final class FaultInjectingTransport implements RoceTransport {
      */
     public FaultInjectingTransport(RoceTransport delegate, FaultPolicy policy, PacketTrace trace, LongSupplier clock,
                                    DelayScheduler scheduler) {
+        this(delegate, policy, trace, clock, scheduler, FaultListener.NONE);
+    }
+
+    /**
+     * Injects {@code policy}'s faults into what is sent through {@code delegate}, and tells
+     * {@code listener} each one (the sending device's event log).
+     *
+     * @param delegate  the transport that sends
+     * @param policy    the faults
+     * @param trace     where each packet's fate is recorded
+     * @param clock     nanoseconds for rule time windows and the trace (System::nanoTime on UDP)
+     * @param scheduler runs delayed sends on the I/O thread; null to ignore delays
+     * @param listener  hears each fault injected, during the send
+     */
+    public FaultInjectingTransport(RoceTransport delegate, FaultPolicy policy, PacketTrace trace, LongSupplier clock,
+                                   DelayScheduler scheduler, FaultListener listener) {
         this.delegate = delegate;
         this.policy = policy;
         this.trace = trace;
         this.clock = clock;
         this.scheduler = scheduler;
+        this.listener = listener;
     }
 
     /**
@@ -80,6 +99,13 @@ public final class FaultInjectingTransport implements RoceTransport {
 
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddr, byte[] dstAddr, int dstPort) {
+        return send(packet, offset, length, srcAddr, dstAddr, dstPort, 0);
+    }
+
+    /** The listener hears {@code frame} with each fault; the delegate is given it with the packet. */
+    @Override
+    public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddr, byte[] dstAddr, int dstPort,
+                        long frame) {
         byte[] srcAddress = srcAddr.clone(); // the trace keeps them; the caller may not
         byte[] dstAddress = dstAddr.clone();
         long now = clock.getAsLong();
@@ -89,6 +115,7 @@ public final class FaultInjectingTransport implements RoceTransport {
         int psn = p.psn();
         int syndrome = p.aethSyndrome();
         Verdict v = policy.decide(p, verdict);
+        v.report(listener, p, frame);
         Fate fate = v.fate();
         if (fate == Fate.DROPPED || fate == Fate.CORRUPTED) {
             trace.record(new TraceEvent(now, id, srcAddress, dstAddress, opcode, psn, length, syndrome, fate, -1,
@@ -104,25 +131,25 @@ public final class FaultInjectingTransport implements RoceTransport {
             copyAt = v.duplicate() ? linkTails.inOrder(srcAddress, dstAddress, now + v.copyDelayNs()) : now;
         }
         trace.record(new TraceEvent(now, id, srcAddress, dstAddress, opcode, psn, length, syndrome, fate, at, v.cause()));
-        boolean sent = sendOrSchedule(packet, offset, length, srcAddress, dstAddress, dstPort, at - now);
+        boolean sent = sendOrSchedule(packet, offset, length, srcAddress, dstAddress, dstPort, frame, at - now);
         if (v.duplicate()) {
             trace.record(new TraceEvent(now, id, srcAddress, dstAddress, opcode, psn, length, syndrome, Fate.DUPLICATED,
                 copyAt, v.cause()));
-            sendOrSchedule(packet, offset, length, srcAddress, dstAddress, dstPort, copyAt - now);
+            sendOrSchedule(packet, offset, length, srcAddress, dstAddress, dstPort, frame, copyAt - now);
         }
         return sent;
     }
 
     private boolean sendOrSchedule(DirectBuffer packet, int offset, int length, byte[] src, byte[] dst, int dstPort,
-                                   long delayNs) {
+                                   long frame, long delayNs) {
         if (delayNs <= 0) {
-            return delegate.send(packet, offset, length, src, dst, dstPort);
+            return delegate.send(packet, offset, length, src, dst, dstPort, frame);
         }
         // The caller reuses its buffer: keep a copy until the delayed send.
         byte[] copy = new byte[length];
         packet.getBytes(offset, copy);
         scheduler.schedule(delayNs, () -> {
-            delegate.send(new UnsafeBuffer(copy), 0, length, src, dst, dstPort);
+            delegate.send(new UnsafeBuffer(copy), 0, length, src, dst, dstPort, frame);
             delegate.flush();
         });
         return true;

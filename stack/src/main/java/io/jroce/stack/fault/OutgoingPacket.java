@@ -129,6 +129,15 @@ public final class OutgoingPacket {
     }
 
     /**
+     * The BTH destination QP, or -1 for a datagram too short to have one.
+     *
+     * @return the 24-bit QP number, or -1
+     */
+    public int destQp() {
+        return hasBth() ? buffer.getInt(offset + 4, ByteOrder.BIG_ENDIAN) & 0xFFFFFF : -1;
+    }
+
+    /**
      * The opcode's table entry, or null for an unknown opcode.
      *
      * @return the entry, or null

@@ -95,6 +95,30 @@ public final class Verdict {
         return holdNs;
     }
 
+    /**
+     * Tells {@code listener} each fault of this verdict for {@code packet}: a loss alone (nothing
+     * else happens to a lost packet), else a corruption, a hold-back and a copy, as they apply.
+     *
+     * @param listener who hears the faults
+     * @param packet   the packet decided, before any corruption
+     * @param frame    the sender's number for it, 0 for none
+     */
+    public void report(FaultListener listener, OutgoingPacket packet, long frame) {
+        if (fate == Fate.DROPPED) {
+            listener.faultInjected(FaultAction.DROP, cause, packet, frame);
+            return;
+        }
+        if (corruptBit >= 0) {
+            listener.faultInjected(FaultAction.CORRUPT, cause, packet, frame);
+        }
+        if (holdNs > 0) {
+            listener.faultInjected(FaultAction.DELAY, cause, packet, frame);
+        }
+        if (duplicate) {
+            listener.faultInjected(FaultAction.DUPLICATE, cause, packet, frame);
+        }
+    }
+
     void note(Fate f, String why) {
         if (f.ordinal() > 0 && (fate == Fate.DELIVERED || precedence(f) > precedence(fate))) {
             fate = f;

@@ -17,4 +17,22 @@ public interface RocePacketHandler {
      * @param length the packet's length without the ICRC
      */
     void onPacket(DirectBuffer packet, int offset, int length, byte[] srcAddress, int srcPort, byte[] dstAddress);
+
+    /**
+     * A packet with the number its sender gave it ({@link RoceTransport#send(DirectBuffer, int, int,
+     * byte[], byte[], int, long)}), from a network that carries it: the simulated fabric. By default
+     * the number is ignored.
+     *
+     * @param packet     BTH, extension headers, payload and pad; the ICRC already verified and removed
+     * @param offset     where the BTH starts in {@code packet}
+     * @param length     the packet's length without the ICRC
+     * @param srcAddress sender IP address, 16 bytes (IPv4-mapped for IPv4)
+     * @param srcPort    sender UDP port
+     * @param dstAddress the local IP address it arrived on, 16 bytes (IPv4-mapped for IPv4)
+     * @param frame      the sender's number for the packet, 0 when it gave none
+     */
+    default void onPacket(DirectBuffer packet, int offset, int length, byte[] srcAddress, int srcPort,
+                          byte[] dstAddress, long frame) {
+        onPacket(packet, offset, length, srcAddress, srcPort, dstAddress);
+    }
 }

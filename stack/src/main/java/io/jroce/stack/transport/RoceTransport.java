@@ -30,6 +30,27 @@ public interface RoceTransport extends AutoCloseable {
     boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort);
 
     /**
+     * {@link #send(DirectBuffer, int, int, byte[], byte[], int)} of a packet its sender numbered
+     * {@code frame} (its event log's frame number). A network that carries the number hands it to
+     * the receiver's {@link RocePacketHandler#onPacket(DirectBuffer, int, int, byte[], int, byte[], long)}
+     * (the simulated fabric does; UDP has nowhere to put it), and a fault injector names it to its
+     * {@link io.jroce.stack.fault.FaultListener}. By default the number is ignored.
+     *
+     * @param packet BTH, extension headers, payload and pad, without the ICRC
+     * @param offset where the BTH starts in {@code packet}
+     * @param length the packet's length without the ICRC
+     * @param srcAddress a local address, 16 bytes
+     * @param dstAddress the peer's address, 16 bytes
+     * @param dstPort the peer's UDP port
+     * @param frame the sender's number for the packet, 0 for none
+     * @return false when the packet could not be handed to the network (counted by the transport)
+     */
+    default boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
+                         long frame) {
+        return send(packet, offset, length, srcAddress, dstAddress, dstPort);
+    }
+
+    /**
      * Flushes packets {@link #send} queued; the RNIC calls it once per batch of work it started
      * itself (posts, timers). Packets sent from inside the {@link RocePacketHandler} are flushed by
      * the transport when its receive batch ends.

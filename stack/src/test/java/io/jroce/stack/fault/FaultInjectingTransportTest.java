@@ -26,7 +26,7 @@ class FaultInjectingTransportTest {
     private static final byte[] B = IpAddresses.toGidBytes("10.0.0.2");
 
     /** Records the PSN of every packet handed to it. */
-    private static final class Wire implements RoceTransport {
+    private static class Wire implements RoceTransport {
         final List<Integer> psns = new ArrayList<>();
         int flushes;
 
@@ -103,6 +103,44 @@ class FaultInjectingTransportTest {
         assertEquals(1, trace.count(Fate.CORRUPTED));
         assertEquals(1, trace.count(Fate.DUPLICATED));
         assertTrue(trace.dump(10).contains("RC_SEND_ONLY psn=0x000002 len=28 CORRUPTED"), trace.dump(10));
+    }
+
+    /**
+     * Each fault reaches the listener during the send, with its cause, the packet's headers and the
+     * frame number the sender gave it; the frame goes on to the wire with the packet, and a packet
+     * nothing happens to is not reported.
+     */
+    @Test
+    void theListenerHearsEachFaultWithItsRuleAndFrame() {
+        List<Long> framesOnWire = new ArrayList<>();
+        Wire wire = new Wire() {
+            @Override
+            public boolean send(DirectBuffer packet, int offset, int length, byte[] src, byte[] dst, int dstPort,
+                                long frame) {
+                framesOnWire.add(frame);
+                return send(packet, offset, length, src, dst, dstPort);
+            }
+        };
+        FaultPolicy policy = new FaultPolicy(3);
+        List<String> heard = new ArrayList<>();
+        FaultListener listener = (action, cause, p, frame) -> heard.add(action + " " + cause + " frame " + frame
+            + " qp " + p.destQp() + " psn " + p.psn());
+        FaultInjectingTransport t = new FaultInjectingTransport(wire, policy, new PacketTrace(64), () -> 0, null,
+            listener);
+        policy.add(FaultRule.drop(PacketMatch.psn(1)).named("lose 1"));
+        policy.add(FaultRule.corrupt(PacketMatch.psn(2)).named("flip 2"));
+        policy.add(FaultRule.duplicate(PacketMatch.psn(3)).named("copy 3"));
+        policy.add(FaultRule.delay(PacketMatch.psn(4), 1_000).named("hold 4"));
+        for (int psn = 0; psn < 6; psn++) {
+            int len = packet.build(buf, 0, Opcode.RC_SEND_ONLY, 16);
+            packet.bth().partitionKey(BthFlyweight.DEFAULT_P_KEY).destQp(5).psn(psn);
+            t.send(buf, 0, len, A, B, 4791, 10 + psn);
+        }
+        assertEquals(List.of("DROP lose 1 (seen 1, applied 1) frame 11 qp 5 psn 1",
+            "CORRUPT flip 2 (seen 1, applied 1) frame 12 qp 5 psn 2",
+            "DUPLICATE copy 3 (seen 1, applied 1) frame 13 qp 5 psn 3",
+            "DELAY hold 4 (seen 1, applied 1) frame 14 qp 5 psn 4"), heard);
+        assertEquals(List.of(10L, 13L, 13L, 14L, 15L), framesOnWire, "lost and corrupted packets never reach the wire");
     }
 
     @Test

@@ -32,8 +32,9 @@ import io.jroce.verbs.InvalidAttributeException;
  * in one file, e.g. concatenated with cat) into the packet records explain's analysers take. Every
  * device's sent packets are the capture, as if taken where packets leave their sender; packets a
  * device received from a sender that has no log of its own are added as well. A sent packet whose
- * destination has a log that never received it was lost on the way: it is drawn, and left out of
- * the analysis, which so sees what arrived.
+ * destination has a log that never received it was lost on the way, as is one its sender's log marks
+ * dropped or corrupted by the network (roce:fault_injected, with the rule): it is drawn, and left
+ * out of the analysis, which so sees what arrived.
  */
 final class EventLogReader {
     /** The byte every record starts with (RFC 7464). */
@@ -130,21 +131,26 @@ final class EventLogReader {
             }
         }
         packets.sort(Comparator.comparingLong(s -> s.record().path("time").asLong()));
-        Set<JsonNode> arrived = pairArrivals(sent, received);
+        Set<JsonNode> arrived = pairArrivals(sent, received, deviceOfAddress);
+        Map<String, String> faults = losses(states);
         List<Packet> out = new ArrayList<>();
         Set<Integer> lost = new HashSet<>();
         Map<Integer, String> why = new HashMap<>();
         long start = packets.isEmpty() ? 0 : packets.get(0).record().path("time").asLong();
         for (Sent s : packets) {
             JsonNode d = s.record().path("data");
-            Packet p = packet(out.size(), d, s.record().path("time").asLong(), file);
+            boolean isSent = "roce:packet_sent".equals(s.record().path("name").asText());
+            Packet p = packet(out.size(), d, s.record().path("time").asLong(), isSent, file);
             if (p == null) {
                 continue;
             }
             out.add(p);
-            boolean isSent = "roce:packet_sent".equals(s.record().path("name").asText());
             String dstDevice = deviceOfAddress.get(d.path("dst").asText());
-            if (isSent && dstDevice != null && !arrived.contains(s.record())) {
+            String fault = isSent ? faults.get(s.device() + "#" + d.path("frame").asLong()) : null;
+            if (fault != null) {
+                lost.add(p.frame());
+                why.put(p.frame(), "LOST on the way: " + s.device() + " sent it, " + fault);
+            } else if (isSent && dstDevice != null && !arrived.contains(s.record())) {
                 lost.add(p.frame());
                 why.put(p.frame(), "LOST on the way: " + s.device() + " sent it, " + dstDevice + "'s log never received it");
             }
@@ -157,20 +163,53 @@ final class EventLogReader {
     }
 
     /**
-     * The sends that arrived. Each arrival pairs with the latest send of the same ends, QP, opcode
-     * and PSN that went before it and is not paired yet: a retransmission repeats a PSN, and when
-     * the first transmission was lost, the arrival is the retransmission's. Needs one clock for both
+     * The losses the senders' logs marked (roce:fault_injected DROP or CORRUPT), by device and
+     * frame, each as the words of the ladder's note: what the network did, and the rule.
+     */
+    private static Map<String, String> losses(List<Sent> records) {
+        Map<String, String> out = new HashMap<>();
+        for (Sent s : records) {
+            JsonNode d = s.record().path("data");
+            if (!"roce:fault_injected".equals(s.record().path("name").asText()) || !d.has("frame")) {
+                continue;
+            }
+            String what = switch (d.path("action").asText()) {
+                case "DROP" -> "the network dropped it";
+                case "CORRUPT" -> "the network corrupted it, so its receiver dropped it on its ICRC";
+                default -> null; // a copy or a delay: the packet still arrives
+            };
+            if (what != null) {
+                out.put(s.device() + "#" + d.path("frame").asLong(), what + " (fault: " + d.path("cause").asText() + ")");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The sends that arrived. An arrival that names its sender's frame (on the simulated fabric)
+     * pairs with that send. Any other pairs with the latest send of the same ends, QP, opcode and
+     * PSN that went before it and is not paired yet: a retransmission repeats a PSN, and when the
+     * first transmission was lost, the arrival is the retransmission's. Needs one clock for both
      * logs (the fabric's virtual clock, or one JVM's).
      */
-    private static Set<JsonNode> pairArrivals(List<Sent> sent, List<Sent> received) {
+    private static Set<JsonNode> pairArrivals(List<Sent> sent, List<Sent> received, Map<String, String> deviceOfAddress) {
         Map<String, List<JsonNode>> sends = new HashMap<>();
+        Map<String, JsonNode> byFrame = new HashMap<>();
         for (Sent s : sent) {
             sends.computeIfAbsent(key(s.record().path("data")), k -> new ArrayList<>()).add(s.record());
+            byFrame.put(s.device() + "#" + s.record().path("data").path("frame").asLong(), s.record());
         }
         Set<JsonNode> paired = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Sent> arrivals = new ArrayList<>(received);
         arrivals.sort(Comparator.comparingLong((Sent r) -> r.record().path("time").asLong()).reversed());
         for (Sent r : arrivals) {
+            JsonNode d = r.record().path("data");
+            JsonNode framed = d.has("frame") ? byFrame.get(deviceOfAddress.get(d.path("src").asText()) + "#"
+                + d.path("frame").asLong()) : null;
+            if (framed != null) {
+                paired.add(framed);
+                continue;
+            }
             long at = r.record().path("time").asLong();
             List<JsonNode> candidates = sends.getOrDefault(key(r.record().path("data")), List.of());
             for (int i = candidates.size() - 1; i >= 0; i--) {
@@ -190,7 +229,8 @@ final class EventLogReader {
             + d.path("opcode").asText() + "/" + d.path("psn").asInt();
     }
 
-    private static Packet packet(int ordinal, JsonNode d, long timeNs, Path file) throws CaptureException {
+    private static Packet packet(int ordinal, JsonNode d, long timeNs, boolean sent, Path file)
+        throws CaptureException {
         if (d.has("malformed")) {
             return null;
         }
@@ -201,7 +241,6 @@ final class EventLogReader {
         for (String required : new String[] {"dst_qpn", "psn", "payload"}) {
             field(d, required, info, file);
         }
-        boolean sent = d.has("frame"); // packet_sent records carry the sender's frame number
         int peerPort = d.path("udp_port").asInt(RoceV2.UDP_PORT);
         Endpoint src = new Endpoint(address16(d.get("src"), file), sent ? RoceV2.UDP_PORT : peerPort);
         Endpoint dst = new Endpoint(address16(d.get("dst"), file), sent ? peerPort : RoceV2.UDP_PORT);

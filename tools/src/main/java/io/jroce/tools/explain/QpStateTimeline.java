@@ -60,15 +60,20 @@ final class QpStateTimeline {
                         + d.path("msn").asInt());
                 }
             }
-            case "roce:timer_set" -> add(t, qp, Field.TIMER, String.format(Locale.ROOT,
-                "ACK timer: set at %s s for %.3f ms", Durations.relative(t, startNs), d.path("timeout_ns").asLong() / 1e6));
-            case "roce:timer_expired" -> add(t, qp, Field.TIMER, "ACK timer: expired at " + Durations.relative(t, startNs)
+            case "roce:timer_set" -> add(t, qp, Field.TIMER, String.format(Locale.ROOT, "%s: set at %s s for %.3f ms",
+                timer(d), Durations.relative(t, startNs), d.path("timeout_ns").asLong() / 1e6));
+            case "roce:timer_expired" -> add(t, qp, Field.TIMER, timer(d) + ": expired at " + Durations.relative(t, startNs)
                 + " s");
             case "roce:retry" -> add(t, qp, Field.RETRIES, "retries left: " + d.path("retries_left").asInt());
             default -> {
                 // not a state record
             }
         }
+    }
+
+    /** The timer a record names: the transport timer ("ack") or an RNR NAK's wait ("rnr"). */
+    private static String timer(JsonNode data) {
+        return "rnr".equals(data.path("timer").asText()) ? "RNR timer" : "ACK timer";
     }
 
     private void add(long timeNs, String qp, Field field, String value) {
