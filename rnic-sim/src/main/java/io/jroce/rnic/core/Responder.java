@@ -420,8 +420,9 @@ final class Responder {
     int sendResponses(int max) {
         QpState state = qp.state;
         if (state != QpState.RTR && state != QpState.RTS && state != QpState.SQD) {
+            int sent = sendOwedAcknowledgement();
             responses.clear();
-            return 0;
+            return sent;
         }
         int sent = 0;
         while (sent < max && !responses.isEmpty()) {
@@ -519,6 +520,22 @@ final class Responder {
         } else {
             responses.addAtomicAcknowledge(psn, original, msn);
         }
+    }
+
+    /**
+     * Sends the ACK at the head of the queue, if one waits there for its batch's end
+     * ({@link #respond}): the requests it acknowledges were executed while the QP answered, and
+     * their completions may already have been polled, so a Modify QP to ERR or a destroy that came
+     * before the pacer's turn must not take it back. Returns the packets sent (0 or 1).
+     */
+    int sendOwedAcknowledgement() {
+        if (responses.isEmpty() || responses.kind() != ResponseQueue.ACKNOWLEDGE || !responses.plainAck()) {
+            return 0;
+        }
+        ctx.sender.acknowledge(qp, responses.firstPsn(), responses.syndrome(), responses.msn());
+        responses.removeHead();
+        ctx.sender.flushIfNeeded();
+        return 1;
     }
 
     private void buildAtomicAck(int psn, long original, int msnValue) {

@@ -37,18 +37,18 @@ public final class OwnedTransport implements RoceTransport {
         return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort);
     }
 
-    /**
-     * Nothing: the owner's turn decides when what the device sent leaves ({@link InvokerIoContext}
-     * flushes at the end of each turn, or leaves it for the next call of a polling application
-     * thread). An engine that flushed here would send each post, and each answer of a poll's
-     * round, on its own system call.
-     */
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
                         long frame) {
         return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
     }
 
+    /**
+     * Nothing: the owner's turn decides when what the device sent leaves ({@link InvokerIoContext}
+     * flushes at the end of each turn, or leaves it for the next call of a polling application
+     * thread). An engine that flushed here would send each post, and each answer of a poll's
+     * round, on its own system call.
+     */
     @Override
     public void flush() {
     }
