@@ -20,8 +20,13 @@ import java.util.List;
 final class FloorCases {
     /** The latency tests' round trips, as in the issue (iterations x factor). */
     static final int LATENCY_ITERS = 50_000;
-    /** The bandwidth tests' seconds, as in the issue (-D 4; x factor, at least 1). */
-    static final int SECONDS = 4;
+    /**
+     * The bandwidth tests' seconds (x factor, at least 1): 8, where the issue ran -D 4. perftest's
+     * -D measures between margins of a quarter of the duration; at -D 4 the 2 s it measured still
+     * held the JIT's warm-up of the 256- and 1,024-QP runs (their figures ranged 0.23-0.90 GB/s at
+     * 256 QPs over five runs, against 1.74-1.90 GB/s at -D 8; docs/benchmarks.md).
+     */
+    static final int SECONDS = 8;
     static final int SIZE = 64;
     static final int MTU = 4096;
     static final int BIG = 65_536;

@@ -35,6 +35,12 @@ final class MemoryPipe {
         final byte[] address;
         End peer;
         volatile boolean drop;
+        /** Sends wait for {@link #flush}, as a socket's send queue does, instead of arriving at once. */
+        volatile boolean holdUntilFlush;
+        /** Datagrams sent and held for the next flush; owner only. */
+        private final java.util.List<Datagram> held = new java.util.ArrayList<>();
+        /** How many flushes delivered something. */
+        final java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
         volatile Thread lastReader;
         /** How many times a thread went into {@link #await}. */
         final java.util.concurrent.atomic.AtomicInteger awaits = new java.util.concurrent.atomic.AtomicInteger();
@@ -63,13 +69,30 @@ final class MemoryPipe {
             }
             byte[] copy = new byte[length];
             packet.getBytes(offset, copy);
-            peer.inbound.add(new Datagram(copy, srcAddress.clone()));
+            Datagram d = new Datagram(copy, srcAddress.clone());
+            if (holdUntilFlush) {
+                held.add(d);
+                return true;
+            }
+            peer.inbound.add(d);
             peer.signal();
             return true;
         }
 
         @Override
         public void flush() {
+            if (held.isEmpty()) {
+                return;
+            }
+            flushes.incrementAndGet();
+            peer.inbound.addAll(held);
+            held.clear();
+            peer.signal();
+        }
+
+        /** Datagrams waiting to arrive at this end. */
+        int inboundCount() {
+            return inbound.size();
         }
 
         @Override
