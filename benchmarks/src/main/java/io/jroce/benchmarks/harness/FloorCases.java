@@ -23,8 +23,8 @@ final class FloorCases {
     /**
      * The bandwidth tests' seconds (x factor, at least 1): 8, where the issue ran -D 4. perftest's
      * -D measures between margins of a quarter of the duration; at -D 4 the 2 s it measured still
-     * held the JIT's warm-up of the 256- and 1,024-QP runs (their figures ranged 0.23-0.90 GB/s at
-     * 256 QPs over five runs, against 1.74-1.90 GB/s at -D 8; docs/benchmarks.md).
+     * held the JIT's warm-up of the 256- and 1,024-QP runs (at 256 QPs, runs of 3 and 4 s ranged
+     * 0.23-0.90 GB/s, runs of 8 s 1.74-1.90 GB/s; docs/benchmarks.md).
      */
     static final int SECONDS = 8;
     static final int SIZE = 64;
