@@ -8,9 +8,10 @@ import io.jroce.stack.transport.RoceTransport;
 
 /**
  * What an invoker-mode device sees of its {@link PolledTransport}: sends go straight through (the
- * device calls them as the owner), flushes are the owner's turn's to make ({@link #flush}), joining and leaving a multicast group (called by an
- * application thread) run as the owner so that they never race a round reading the sockets, and
- * closing stops the fallback thread and closes the sockets as the owner.
+ * device calls them as the owner), flushes are the owner's turn's to make ({@link #flush}),
+ * joining and leaving a multicast group (called by an application thread) run as the owner so
+ * that they never race a round reading the sockets, and closing stops the fallback thread and
+ * closes the sockets as the owner.
  */
 public final class OwnedTransport implements RoceTransport {
     private final PolledTransport transport;
