@@ -384,7 +384,9 @@ public final class SoftRnic {
          * In the invoker mode: how long after an application thread last polled, posted or called
          * {@link RdmaDevice#progress()} the device's fallback thread takes it over (default
          * {@code -Djroce.invoker.fallbackAfterUs}, else 1 ms). Shorter serves an application
-         * that stops polling sooner; longer wakes the fallback thread less while it polls.
+         * that stops polling sooner; longer wakes the fallback thread less while it polls. It is
+         * also the longest a post made while a thread polls waits for that thread's next call
+         * before the fallback thread sends it (docs/progress-modes.md).
          *
          * @param duration the window, positive
          * @param unit its unit
