@@ -78,6 +78,7 @@ final class EventLogReader {
         }
         ObjectMapper mapper = new ObjectMapper();
         Map<String, String> deviceOfAddress = new HashMap<>();
+        Map<Gid, String> deviceOfGid = new HashMap<>();
         List<Sent> sent = new ArrayList<>();
         List<Sent> received = new ArrayList<>();
         List<Sent> states = new ArrayList<>();
@@ -107,8 +108,13 @@ final class EventLogReader {
                     throw new CaptureException(file + ": record " + (index - 1) + ": not a jroce event log of version 1");
                 }
                 device = r.path("device").asText();
-                for (JsonNode gid : r.path("gids")) {
-                    deviceOfAddress.put(gidAddress(gid.asText()), device);
+                for (JsonNode named : r.path("gids")) {
+                    Gid gid = gid(named.asText());
+                    // not a GID: it matches no packet's address, so its device is simply not known
+                    deviceOfAddress.put(gid == null ? named.asText() : gid.toInetAddress().getHostAddress(), device);
+                    if (gid != null) {
+                        deviceOfGid.put(gid, device);
+                    }
                 }
                 continue;
             }
@@ -156,6 +162,7 @@ final class EventLogReader {
             }
         }
         QpStateTimeline timeline = new QpStateTimeline(start);
+        deviceOfGid.forEach(timeline::address);
         for (Sent s : states) {
             timeline.add(s.device(), s.record());
         }
@@ -284,12 +291,12 @@ final class EventLogReader {
         }
     }
 
-    /** A GID as the log's header writes it (Gid's colon form), to the address text packets carry. */
-    private static String gidAddress(String gid) {
+    /** A GID as the log's header writes it (Gid's colon form), or null when it is not one. */
+    private static Gid gid(String text) {
         try {
-            return Gid.fromWireHex(gid.replace(":", "")).toInetAddress().getHostAddress();
+            return Gid.fromWireHex(text.replace(":", ""));
         } catch (RuntimeException e) {
-            return gid; // not a GID: it matches no packet's address, so its device is simply not known
+            return null;
         }
     }
 }

@@ -19,11 +19,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * JSON (written by Jackson, with every {@code <} escaped so that nothing in a capture can close the
  * script element); the page's own script draws each connection's ladder as SVG, to time scale
  * (each arrow is placed by its time, with a minimum gap so that bursts stay readable; arrows slant
- * from the sender's time line towards the receiver's), a cross where a packet was lost, and shows a
- * packet's notes, the QPs' state as the event logs had it at that time (for logs) and every field
- * (as {@code --packet N} explains it, for captures) when it is clicked; buttons and the arrow keys
- * step through the run, and a search box finds packets by any text of their line or notes. No
- * network, no external file, no template engine.
+ * from the sender's time line towards the receiver's), a cross where a packet was lost, for event
+ * logs a column of state beside each end's lane (what changed in its QP at each row, from
+ * {@link StateColumns}), and shows a packet's notes, the QPs' state as the event logs had it at
+ * that time (for logs) and every field (as {@code --packet N} explains it, for captures) when it is
+ * clicked; buttons and the arrow keys step through the run, and a search box finds packets by any
+ * text of their line or notes. No network, no external file, no template engine.
  */
 final class HtmlPage {
     private final String title;
@@ -37,7 +38,8 @@ final class HtmlPage {
 
     /**
      * Adds a connection: its report, the packets shown, the frames lost on the way (drawn crossed),
-     * and for event logs the QPs' state over time (null for a capture), shown with each packet.
+     * and for event logs the QPs' state over time (null for a capture), shown with each packet and
+     * in the state columns.
      */
     void add(Report report, List<Packet> shown, Set<Integer> lost, QpStateTimeline states) {
         Connection c = report.connection();
@@ -62,6 +64,7 @@ final class HtmlPage {
         m.put("a", c.a().toString());
         m.put("b", c.b().toString());
         m.put("packets", packets);
+        m.put("columns", StateColumns.of(c, shown, states));
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
             new LadderPrinter(out, startNs).print(report, shown);
@@ -132,6 +135,8 @@ final class HtmlPage {
         .pkt text{font:12px monospace;fill:#222}.pkt.sel line{stroke-width:3.5}.pkt.sel text{font-weight:bold}
         .pkt.hit text{fill:#c01c28}.pkt{cursor:pointer}.pkt line.lost-cross{stroke:#c01c28;stroke-width:3;stroke-dasharray:none}
         .col{stroke:#888;stroke-width:1}.endname{font:12px monospace;fill:#444}
+        .stateguide{stroke:#ddd;stroke-width:1}.colhead{font:11px monospace;fill:#77767b}
+        .qpcell{cursor:pointer}.qpcell text{font:11px monospace;fill:#865e3c}
         pre{white-space:pre-wrap;font-size:12px}.qpstate{font:12px monospace;margin:2px 0}#analysis{white-space:pre;overflow-x:auto}.note{color:#613583;font-size:13px;margin:2px 0}
         </style></head><body>
         <div id="left"><div class="bar"><b>jroce explain</b> <span id="name"></span>
@@ -159,19 +164,32 @@ final class HtmlPage {
           const h = document.createElement("h2");
           h.textContent = "connection " + c.number + " (" + c.transport + "): A = " + c.a + ", B = " + c.b;
           document.getElementById("ladders").appendChild(h);
-          const xa = 130, xb = 690, slant = 16, minGap = 30;
+          // State columns (event logs only): A's left of its lane, B's right of it, each as wide as its longest line.
+          const charW = 6.7, lineH = 13;
+          const longest = k => k.cells.reduce((w, cell) => cell.reduce((v, s) => Math.max(v, s.length), w),
+            k.qp.length);
+          const colW = c.columns.map(k => 12 + charW * longest(k));
+          const widthOf = end => c.columns.reduce((w, k, i) => w + (k.end === end ? colW[i] : 0), 0);
+          const xa = 130 + widthOf(0), xb = xa + 560, slant = 16, minGap = 30;
           const span = c.packets.length > 1 ? Math.max(1, c.packets[c.packets.length - 1].ns - c.packets[0].ns) : 1;
+          // A row with a cell of several lines pushes the next row down, so that cells never overlap.
+          const lines = c.packets.map((p, i) => c.columns.reduce((n, k) => Math.max(n, k.cells[i].length), 0));
           const ys = []; let y = 50;
           c.packets.forEach((p, i) => {
-            if (i > 0) y += minGap + Math.min(90, 400 * (p.ns - c.packets[i - 1].ns) / span);
+            if (i > 0) {
+              const gap = minGap + Math.min(90, 400 * (p.ns - c.packets[i - 1].ns) / span);
+              y += Math.max(gap, lines[i - 1] * lineH + 8);
+            }
             ys.push(y);
           });
-          const height = y + 50;
-          const svg = el("svg", {width: 900, height: height, "data-connection": c.number});
+          const height = y + 50 + Math.max(0, (lines.length ? lines[lines.length - 1] : 0) - 1) * lineH;
+          const width = Math.max(900, xb + 50 + widthOf(1) + 10);
+          const svg = el("svg", {width: width, height: height, "data-connection": c.number});
           el("line", {x1: xa, y1: 20, x2: xa, y2: height, class: "col"}, svg);
           el("line", {x1: xb, y1: 20, x2: xb, y2: height, class: "col"}, svg);
           el("text", {x: xa - 40, y: 14, class: "endname"}, svg).textContent = "A " + c.a;
           el("text", {x: xb + 40, y: 14, class: "endname", "text-anchor": "end"}, svg).textContent = "B " + c.b;
+          const base = all.length;
           c.packets.forEach((p, i) => {
             const from = p.from === 0 ? xa : xb, to = p.from === 0 ? xb : xa;
             const g = el("g", {class: "pkt" + (p.request ? "" : " resp"), "data-frame": p.frame}, svg);
@@ -191,6 +209,20 @@ final class HtmlPage {
             const index = all.length;
             all.push({p: p, g: g, c: c});
             g.addEventListener("click", () => select(index));
+          });
+          let left = 0, right = xb + 50;
+          c.columns.forEach((k, ki) => {
+            const x = k.end === 0 ? left : right;
+            if (k.end === 0) left += colW[ki]; else right += colW[ki];
+            const g = el("g", {class: "statecol", "data-end": k.end, "data-qp": k.qp}, svg);
+            el("line", {x1: x + 2, y1: 20, x2: x + 2, y2: height, class: "stateguide"}, g);
+            el("text", {x: x + 6, y: 14, class: "colhead"}, g).textContent = k.qp;
+            k.cells.forEach((cell, i) => {
+              if (cell.length === 0) return;
+              const cg = el("g", {class: "qpcell", "data-frame": c.packets[i].frame}, g);
+              cell.forEach((s, j) => { el("text", {x: x + 6, y: ys[i] - 3 + j * lineH}, cg).textContent = s; });
+              cg.addEventListener("click", () => select(base + i));
+            });
           });
           document.getElementById("ladders").appendChild(svg);
         });

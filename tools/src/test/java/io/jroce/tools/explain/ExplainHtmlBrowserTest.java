@@ -30,10 +30,11 @@ import org.openqa.selenium.logging.LogType;
 /**
  * {@code jroce explain --html} in a real browser: Debian's chromium, headless, driven by Selenium
  * through Debian's chromedriver (never Selenium Manager, which would reach the network). The page
- * loads without console errors, draws one arrow per packet and a cross for the lost one, shows a
- * packet's notes and fields when clicked, steps and searches; screenshots go to
- * target/explain-screenshots/. Without the browser the tests are skipped, saying so; under CI=true
- * they fail instead (.ci/run installs chromium and chromium-driver).
+ * loads without console errors, draws one arrow per packet and a cross for the lost one, an event
+ * log's state columns beside the lanes, shows a packet's notes and fields when clicked, steps and
+ * searches; screenshots go to target/explain-screenshots/. Without the browser the tests are
+ * skipped, saying so; under CI=true they fail instead (.ci/run installs chromium and
+ * chromium-driver).
  */
 class ExplainHtmlBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -126,6 +127,45 @@ class ExplainHtmlBrowserTest {
         assertTrue(browser.findElement(By.id("analysis")).getText().contains("NAK PSN sequence error"));
         noConsoleErrors("lost-middle");
         screenshot("lost-middle");
+    }
+
+    /**
+     * The state columns as chromium draws them: A's QP left of its lane, B's right of its lane, a
+     * cell only on the rows where the QP's state changed, with exactly the words the logs give;
+     * clicking a cell selects its packet.
+     */
+    @Test
+    void theStateColumnsShowWhatChangedBesideEachLane() throws Exception {
+        open(page(LOST_MIDDLE, "lost-middle-columns"));
+        List<WebElement> lanes = browser.findElements(By.cssSelector("svg line.col"));
+        int laneA = lanes.get(0).getRect().getX();
+        int laneB = lanes.get(1).getRect().getX();
+        Map<String, Map<String, List<String>>> columns = new java.util.LinkedHashMap<>();
+        for (WebElement column : browser.findElements(By.cssSelector("g.statecol"))) {
+            boolean a = "0".equals(column.getDomAttribute("data-end"));
+            Map<String, List<String>> cells = new java.util.LinkedHashMap<>();
+            for (WebElement cell : column.findElements(By.cssSelector("g.qpcell"))) {
+                cells.put(cell.getDomAttribute("data-frame"),
+                    cell.findElements(By.tagName("text")).stream().map(WebElement::getText).toList());
+                int left = cell.getRect().getX();
+                int right = left + cell.getRect().getWidth();
+                assertTrue(a ? right < laneA : left > laneB, "cell of frame " + cell.getDomAttribute("data-frame")
+                    + " at " + left + ".." + right + " beside its lane (A at " + laneA + ", B at " + laneB + ")");
+            }
+            columns.put(column.getDomAttribute("data-qp") + (a ? " (A)" : " (B)"), cells);
+        }
+        assertEquals(Map.of(
+            "jroce0 QP 0x000011 (A)", Map.of(
+                "1", List.of("RTS", "ACK timer 67.109 ms"),
+                "5", List.of("next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6")),
+            "jroce1 QP 0x000011 (B)", Map.of(
+                "1", List.of("RTS"),
+                "4", List.of("expects 257 / MSN 0"),
+                "7", List.of("expects 259 / MSN 1"))), columns);
+        browser.findElement(By.cssSelector("g.statecol[data-end='0'] g.qpcell[data-frame='5'] text")).click();
+        assertEquals("frame 5: RC_SEND_MIDDLE psn 257 1024 B", browser.findElement(By.id("selTitle")).getText());
+        noConsoleErrors("lost-middle-columns");
+        screenshot("lost-middle-columns");
     }
 
     /**
