@@ -114,6 +114,16 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     private void drain() {
         drainPending.set(false);
         long now = io.nowNs();
+        try {
+            // Responses first: an ACK queued for coalescing answers a request the application may
+            // already have seen complete, and must leave before what it posted since (a ping-pong
+            // whose pong overtook its ping's ACK would see its RECV complete before its SEND). READ
+            // responses are not paced by the requesters' budget: a quota per turn (another turn is
+            // asked for if responses remain, after the I/O loop has read the network).
+            context.pacer.run(ResponsePacer.TURN_QUOTA);
+        } catch (RuntimeException e) {
+            LOG.error("responses failed", e);
+        }
         QpTransport qp;
         while ((qp = runQueue.poll()) != null) {
             qp.scheduled.set(false);
@@ -126,13 +136,6 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
             } catch (RuntimeException e) {
                 LOG.error("requester of {} failed", qp, e);
             }
-        }
-        try {
-            // READ responses are not paced by the requesters' budget: a quota per turn (another turn
-            // is asked for if responses remain, after the I/O loop has read the network).
-            context.pacer.run(ResponsePacer.TURN_QUOTA);
-        } catch (RuntimeException e) {
-            LOG.error("responses failed", e);
         }
         sender.flushIfNeeded();
     }
