@@ -420,7 +420,7 @@ final class Responder {
     int sendResponses(int max) {
         QpState state = qp.state;
         if (state != QpState.RTR && state != QpState.RTS && state != QpState.SQD) {
-            int sent = sendOwedAcknowledgement();
+            int sent = sendOwedAcknowledgements();
             responses.clear();
             return sent;
         }
@@ -523,19 +523,23 @@ final class Responder {
     }
 
     /**
-     * Sends the ACK at the head of the queue, if one waits there for its batch's end
-     * ({@link #respond}): the requests it acknowledges were executed while the QP answered, and
-     * their completions may already have been polled, so a Modify QP to ERR or a destroy that came
-     * before the pacer's turn must not take it back. Returns the packets sent (0 or 1).
+     * Sends the acknowledgements at the head of the queue, those before any READ or atomic: each
+     * would have gone at once had a coalesced ACK ({@link #respond}) not been waiting before it. The
+     * requests they answer were executed, and their completions may already have been polled, so a
+     * class-2 error, a Modify QP to ERR or a destroy that comes before the pacer's turn must not
+     * take them back. Returns the packets sent.
      */
-    int sendOwedAcknowledgement() {
-        if (responses.isEmpty() || responses.kind() != ResponseQueue.ACKNOWLEDGE || !responses.plainAck()) {
-            return 0;
+    int sendOwedAcknowledgements() {
+        int sent = 0;
+        while (!responses.isEmpty() && responses.kind() == ResponseQueue.ACKNOWLEDGE) {
+            ctx.sender.acknowledge(qp, responses.firstPsn(), responses.syndrome(), responses.msn());
+            responses.removeHead();
+            sent++;
         }
-        ctx.sender.acknowledge(qp, responses.firstPsn(), responses.syndrome(), responses.msn());
-        responses.removeHead();
-        ctx.sender.flushIfNeeded();
-        return 1;
+        if (sent > 0) {
+            ctx.sender.flushIfNeeded();
+        }
+        return sent;
     }
 
     private void buildAtomicAck(int psn, long original, int msnValue) {
@@ -672,11 +676,7 @@ final class Responder {
             abandonMessage(); // a receive WQE it took stays for the next message
             return;
         }
-        if (responses.readAtomicCount() == 0) {
-            // The ACK owed to the requests executed before this one (coalesced, it waits for the
-            // pacer's turn) goes first, as it would have without coalescing.
-            sendResponses(ResponseQueue.CAPACITY);
-        }
+        sendOwedAcknowledgements(); // before the NAK, as they would have gone without coalescing
         QpState from = qp.state;
         qp.state = QpState.ERR;
         if (from != QpState.ERR) {

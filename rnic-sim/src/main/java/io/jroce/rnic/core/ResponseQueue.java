@@ -174,11 +174,6 @@ final class ResponseQueue {
         return original[head];
     }
 
-    /** ACKNOWLEDGE: whether the head is a plain ACK (not a NAK or RNR NAK). */
-    boolean plainAck() {
-        return plainAck[head];
-    }
-
     /** The head READ sent its response at {@link #nextPsn()} with {@code payload} bytes. */
     void advance(int payload) {
         nextPsn[head] = Psn.next(nextPsn[head]);

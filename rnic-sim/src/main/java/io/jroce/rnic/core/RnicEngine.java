@@ -79,7 +79,7 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     /** I/O thread. */
     void unregister(QpTransport t) {
         qps.remove(t.qp.qpn);
-        t.responder.sendOwedAcknowledgement(); // a QP destroyed right after its last completion
+        t.responder.sendOwedAcknowledgements(); // a QP destroyed right after its last completion
         context.budget.remove(t.qp); // first: giving the budget back must not schedule this QP
         context.pacer.remove(t.responder);
         t.sendState.releaseBudget();

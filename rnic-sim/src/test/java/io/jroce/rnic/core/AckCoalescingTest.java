@@ -12,6 +12,7 @@ import io.jroce.stack.wire.NakCode;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.ParseResult;
 import io.jroce.stack.wire.RocePacket;
+import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.QpState;
 
 /**
@@ -91,11 +92,24 @@ class AckCoalescingTest {
     }
 
     @Test
+    void aClassTwoErrorNakFollowsTheAckOwedEvenWithAReadQueued() {
+        EngineRig rig = rig(1);
+        rig.qp.accessFlags = AccessFlags.REMOTE_READ;
+        EngineRig.TestRegion mr = new EngineRig.TestRegion(rig.keys, rig.pd, 64);
+        rig.request(Opcode.RC_SEND_ONLY, EPSN, PAYLOAD, 0);
+        rig.readRequest(EPSN + 1, mr.address(), mr.rkey(), 64, 0); // its response waits for the pacer too
+        rig.request(Opcode.RC_SEND_MIDDLE, EPSN + 2, PAYLOAD, 0); // no FIRST before it: invalid request
+        assertEquals(NakCode.INVALID_REQUEST, packet(rig, 1).aeth().nakCode());
+        assertEquals(List.of("RC_ACKNOWLEDGE " + EPSN, "RC_ACKNOWLEDGE " + (EPSN + 2)), rig.transport.take(),
+            "the SEND's ACK, then the NAK; the READ's response is not sent from a QP in error");
+    }
+
+    @Test
     void aDestroyedQpSendsTheAckItOwes() {
         EngineRig rig = rig(1);
         rig.request(Opcode.RC_SEND_ONLY, EPSN, PAYLOAD, 0);
-        assertEquals(1, rig.t.responder.sendOwedAcknowledgement(), "what RnicEngine.unregister calls");
-        assertEquals(0, rig.t.responder.sendOwedAcknowledgement(), "once");
+        assertEquals(1, rig.t.responder.sendOwedAcknowledgements(), "what RnicEngine.unregister calls");
+        assertEquals(0, rig.t.responder.sendOwedAcknowledgements(), "once");
         assertEquals(List.of("RC_ACKNOWLEDGE " + EPSN), rig.transport.take());
     }
 }
