@@ -56,6 +56,14 @@ class InvokerIoContextTest {
         return new InvokerIoContext(TICK_NS, p.a, TimeUnit.HOURS.toNanos(1), 0);
     }
 
+    /** A pipe whose end A holds what it sends until a flush, as a socket's send queue does. */
+    private static MemoryPipe heldPipe() {
+        MemoryPipe p = new MemoryPipe("10.0.0.1", "10.0.0.2");
+        p.a.holdUntilFlush = true;
+        p.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        return p;
+    }
+
     /** A post: a task that sends one datagram to the pipe's other end. */
     private static Runnable post(MemoryPipe p) {
         return () -> p.a.send(new UnsafeBuffer(PACKET), 0, PACKET.length, p.a.address, p.b.address, 4791);
@@ -67,9 +75,7 @@ class InvokerIoContextTest {
      */
     @Test
     void postsWhileAThreadPollsLeaveTogetherWithItsNextCall() {
-        MemoryPipe p = new MemoryPipe("10.0.0.1", "10.0.0.2");
-        p.a.holdUntilFlush = true;
-        p.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        MemoryPipe p = heldPipe();
         InvokerIoContext ctx = longWindow(p);
         try {
             ctx.progress(); // a poll: this thread progresses the device
@@ -88,9 +94,7 @@ class InvokerIoContextTest {
     /** With no thread polling (none has, or it handed the device over to block), a post leaves at once. */
     @Test
     void aPostWithNoThreadPollingLeavesAtOnce() {
-        MemoryPipe p = new MemoryPipe("10.0.0.1", "10.0.0.2");
-        p.a.holdUntilFlush = true;
-        p.a.start((packet, offset, length, src, srcPort, dst) -> { });
+        MemoryPipe p = heldPipe();
         InvokerIoContext ctx = longWindow(p);
         try {
             ctx.execute(post(p));
