@@ -76,9 +76,10 @@ say "updating the package lists (apt sources of this machine)"
 apt-get "${apt_opts[@]}" update >"$cache/apt-update.log" 2>&1 || { cat "$cache/apt-update.log" >&2; die "apt-get update failed"; }
 
 # Userspace of the container (QEMU, iproute2, busybox) and of the guest (rdma-core tools); xz
-# unpacks the kernel at build time; libibverbs-dev's headers build peer/*.c (not in the image).
+# unpacks the kernel at build time; the -dev packages' headers go into the image's /rxe/sysroot,
+# against which programs for the guest are compiled on the host (see docs/interop-lab.md).
 user_pkgs=(busybox-static iproute2 qemu-system-x86 ibverbs-providers ibverbs-utils perftest rdmacm-utils xz-utils
-           libibverbs-dev libgcc-s1)
+           libibverbs-dev librdmacm-dev libgcc-s1)
 say "downloading ${user_pkgs[*]} and their dependencies"
 apt-get "${apt_opts[@]}" install -y --download-only --no-install-recommends "${user_pkgs[@]}" \
     >"$cache/apt-download.log" 2>&1 || { cat "$cache/apt-download.log" >&2; die "download failed"; }
@@ -199,7 +200,6 @@ busybox_links() { # DEST: /bin/<applet> -> busybox, for applets no other program
 }
 
 # --- 4. the guest's initramfs ----------------------------------------------------------------
-peer_programs=()
 kver=$(ls "$kstage/lib/modules")
 [ "$(echo "$kver" | wc -l)" = 1 ] || die "expected one kernel in $kernel_deb, found: $kver"
 say "guest: kernel $kver, rdma-core tools"
@@ -227,19 +227,7 @@ done
 cp "$kstage/lib/modules/$kver/modules.builtin" "$kstage/lib/modules/$kver/modules.order" "$initrd/lib/modules/$kver/" 2>/dev/null || true
 "$stage/bin/busybox" depmod -b "$initrd" "$kver"
 
-# Our own peers (peer/*.c), built with this machine's gcc against the staged libibverbs headers
-# and libraries; they run in the guest next to rdma-core's tools.
-for src in "$here"/peer/*.c; do
-    [ -e "$src" ] || continue
-    prog=$(basename "$src" .c)
-    gcc -O2 -Wall -Werror -I "$stage/usr/include" -o "$stage/usr/bin/$prog" "$src" \
-        -L "$stage/usr/lib/x86_64-linux-gnu" \
-        -Wl,-rpath-link="$stage/usr/lib/x86_64-linux-gnu:$stage/lib/x86_64-linux-gnu" -libverbs \
-        || die "cannot compile $src"
-    peer_programs+=("usr/bin/$prog")
-done
-
-guest_programs=(bin/ip usr/bin/rdma "${peer_programs[@]}")
+guest_programs=(bin/ip usr/bin/rdma)
 mapfile -t -O "${#guest_programs[@]}" guest_programs < <(
     pkg_files ibverbs-utils usr/bin/; pkg_files perftest usr/bin/; pkg_files rdmacm-utils usr/bin/)
 # libibverbs loads its providers by name: only rxe's is needed.
@@ -271,7 +259,7 @@ for f in usr/share/seabios/bios-256k.bin usr/share/qemu/pvh.bin usr/share/qemu/l
 done
 busybox_links "$rootfs"
 finish_libs "$rootfs"
-mkdir -p "$rootfs"/{tmp,rxe,proc,sys,dev,etc,run}
+mkdir -p "$rootfs"/{tmp,rxe,rxe/guest,proc,sys,dev,etc,run}
 chmod 1777 "$rootfs/tmp"
 # The kernel, unpacked: under TCG a bzImage spends seconds unpacking itself at every boot, while
 # QEMU loads an ELF vmlinux with a PVH entry point directly (CONFIG_PVH). The vmlinux is the
@@ -288,6 +276,20 @@ else
     install -m 0644 "$vmlinuz" "$rootfs/rxe/kernel"
 fi
 install -m 0755 "$here/entrypoint.sh" "$rootfs/rxe/entrypoint.sh"
+install -m 0755 "$here/guest-run.sh" "$rootfs/rxe/guest-run"
+# What a program for the guest is compiled against on the host (RxeContainer's guest programs):
+# the headers of libibverbs-dev and librdmacm-dev and the guest's libraries they link to, with
+# the libraries those need in turn (the linker reads them through -rpath-link).
+sysroot="$rootfs/rxe/sysroot"
+for pkg in libibverbs-dev librdmacm-dev; do
+    pkg_files "$pkg" usr/include/ | while IFS= read -r f; do install -D -m 0644 "$stage/$f" "$sysroot/$f"; done
+done
+for lib in libibverbs.so librdmacm.so; do
+    real=usr/lib/x86_64-linux-gnu/$(readlink "$stage/usr/lib/x86_64-linux-gnu/$lib")
+    copy_in "$sysroot" "$real"
+    ln -sfn "$(basename "$real")" "$sysroot/usr/lib/x86_64-linux-gnu/$lib"
+done
+rm -rf "$sysroot/lib64"
 cp "$versions" "$rootfs/rxe/versions.txt"
 # Not compressed: unpacking it would cost the guest seconds under TCG.
 (cd "$initrd" && find . | sort | "$stage/bin/busybox" cpio -o -H newc 2>/dev/null) > "$rootfs/rxe/initrd.cpio"

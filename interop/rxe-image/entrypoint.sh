@@ -15,6 +15,16 @@
 # The container's exit status is the command's. Environment: RXE_MEM (guest MiB, default 320),
 # RXE_MTU (guest MTU, default eth0's; with a 9000-byte MTU rxe allows path MTU 4096),
 # RXE_TIMEOUT (seconds; the command is killed after it, default none).
+#
+# RXE_KEEP=1 keeps the guest: it runs no command of its own (the arguments are ignored) but each
+# one given to /rxe/guest-run (docker exec CONTAINER /rxe/guest-run ID COMMAND...), in the
+# background, printing
+#   RXE-PEER-START <id>          before the command's output
+#   RXE-PEER-DONE <id> <status>  after it, with its exit status
+# until the container is stopped or RXE_TIMEOUT seconds have passed (then RXE-PEER-ERROR and
+# RXE-PEER-EXIT 124). Files under /rxe/guest/ when the container starts (docker cp, or
+# Testcontainers' copy-to-container) appear in the guest at the same path below / (for example
+# /rxe/guest/usr/local/bin/my_peer as /usr/local/bin/my_peer).
 set -eu
 
 say() { echo "rxe-peer: $*"; }
@@ -22,6 +32,8 @@ fail() { say "$*"; echo "RXE-PEER-ERROR $*"; echo "RXE-PEER-EXIT 125"; exit 125;
 
 [ $# -gt 0 ] || set -- ibv_devinfo
 cmd=$*
+keep=${RXE_KEEP:-0}
+[ "$keep" = 1 ] && cmd='(kept guest: commands through /rxe/guest-run)'
 
 [ -e /sys/class/net/eth0 ] || fail "no eth0 in the container (run it on a Docker network)"
 [ -c /dev/net/tun ] || fail "no /dev/net/tun (docker run --device /dev/net/tun)"
@@ -60,16 +72,33 @@ args="rxe.ip4=$ip4"
 [ -z "$ip6" ] || args="$args rxe.ip6=$ip6"
 [ -z "$gw6" ] || args="$args rxe.gw6=$gw6"
 args="$args rxe.mtu=$mtu rxe.timeout=${RXE_TIMEOUT:-0}"
-cmd64=$(printf '%s' "$cmd" | base64 | tr -d '\n')
-[ ${#cmd64} -le 1400 ] || fail "the command is too long for the kernel command line (${#cmd64} base64 characters, at most 1400)"
+serial2=''
+if [ "$keep" = 1 ]; then
+    # The guest's ttyS1 reads what /rxe/guest-run writes into the FIFO /run/rxe/cmd.in.
+    mkdir -p /run/rxe
+    mkfifo /run/rxe/cmd.in /run/rxe/cmd.out
+    serial2='-serial pipe:/run/rxe/cmd'
+    args="$args rxe.keep=1"
+else
+    cmd64=$(printf '%s' "$cmd" | base64 | tr -d '\n')
+    [ ${#cmd64} -le 1400 ] || fail "the command is too long for the kernel command line (${#cmd64} base64 characters, at most 1400)"
+    args="$args rxe.cmd=$cmd64"
+fi
+initrd=/rxe/initrd.cpio
+if [ -n "$(ls -A /rxe/guest 2>/dev/null)" ]; then
+    # The kernel unpacks concatenated cpio archives in turn: the second adds the user's files.
+    initrd=/tmp/initrd.cpio
+    { cat /rxe/initrd.cpio; (cd /rxe/guest && find . | sort | cpio -o -H newc 2>/dev/null); } > "$initrd"
+    say "guest files: $(cd /rxe/guest && find . -type f | sed 's|^\.||' | tr '\n' ' ')"
+fi
 say "guest: $ip4${ip6:+ $ip6} mac $mac mtu $mtu; command: $cmd"
 
 # quiet + loglevel: only the guest's own lines reach the console; panic=-1 with -no-reboot makes
 # QEMU exit on a kernel panic instead of hanging.
 qemu-system-x86_64 -nodefaults -no-user-config -machine pc,accel=tcg -smp 1 \
     -m "${RXE_MEM:-320}" -display none -vga none -serial stdio -monitor none -no-reboot \
-    -kernel /rxe/kernel -initrd /rxe/initrd.cpio \
-    -append "console=ttyS0 quiet loglevel=2 panic=-1 $args rxe.cmd=$cmd64" \
+    -kernel /rxe/kernel -initrd "$initrd" $serial2 \
+    -append "console=ttyS0 quiet loglevel=2 panic=-1 $args" \
     -netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
     -device virtio-net-pci,netdev=n0,mac="$mac",romfile= \
     2>&1 | tr -d '\r' | tee /tmp/console.log

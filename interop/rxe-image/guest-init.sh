@@ -2,8 +2,10 @@
 # /init of the rxe guest (busybox): loads the modules, takes the network settings the container
 # passed on the kernel command line (rxe.ip4, rxe.gw4, rxe.ip6, rxe.gw6, rxe.mtu, rxe.timeout and
 # the command as rxe.cmd, base64), adds rxe0 on eth0, runs the command, prints its exit status on
-# the console and powers off. Markers: see entrypoint.sh.
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+# the console and powers off. With rxe.keep=1 it runs no command of its own: it reads commands
+# from its second serial port (ttyS1) until the container stops it or rxe.timeout seconds have
+# passed. Markers: see entrypoint.sh.
+export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -34,7 +36,7 @@ while read -r module; do
 done < /etc/rxe-modules
 grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs configfs /sys/kernel/config
 
-ip4='' gw4='' ip6='' gw6='' mtu=1500 timeout=0 cmd64=''
+ip4='' gw4='' ip6='' gw6='' mtu=1500 timeout=0 cmd64='' keep=0
 # shellcheck disable=SC2013 # the command line is a list of words
 for word in $(cat /proc/cmdline); do
     case $word in
@@ -45,10 +47,9 @@ for word in $(cat /proc/cmdline); do
         rxe.mtu=*) mtu=${word#*=} ;;
         rxe.timeout=*) timeout=${word#*=} ;;
         rxe.cmd=*) cmd64=${word#*=} ;;
+        rxe.keep=*) keep=${word#*=} ;;
     esac
 done
-cmd=$(echo "$cmd64" | base64 -d) || fail "cannot decode the command"
-
 # Busybox's sh runs its own applets before anything on PATH: iproute2's ip is called as /bin/ip.
 # --- network: the container's addresses, no duplicate address detection (the container gave
 # its addresses up), no autoconfiguration (only the addresses we were given) ------------------
@@ -85,11 +86,33 @@ echo "RXE-PEER-READY"
 
 cd /root || fail "no /root"
 # In the command too, "ip" is iproute2's (a shell function goes before busybox's applet).
-script="ip() { /bin/ip \"\$@\"; }
-$cmd"
+prelude='ip() { /bin/ip "$@"; }
+'
+if [ "$keep" = 1 ]; then
+    # A kept guest: each line on ttyS1 is "<id> <command, base64>"; the command runs in the
+    # background (several may run at once), its output on the console between
+    # RXE-PEER-START <id> and RXE-PEER-DONE <id> <status>. Nothing is written back to ttyS1.
+    if [ "$timeout" -gt 0 ]; then
+        ( sleep "$timeout"; echo "RXE-PEER-ERROR the kept guest reached its lifetime of $timeout s"; finish 124 ) &
+    fi
+    stty -F /dev/ttyS1 raw -echo || fail "no second serial port for commands"
+    exec 3< /dev/ttyS1
+    while read -r id line <&3; do
+        case $id in *[!0-9]*|'') echo "RXE-PEER-ERROR unreadable command line on ttyS1"; continue ;; esac
+        (
+            c=$(echo "$line" | base64 -d) || { echo "RXE-PEER-DONE $id 125"; exit; }
+            echo "RXE-PEER-START $id"
+            sh -c "$prelude$c" < /dev/null
+            echo "RXE-PEER-DONE $id $?"
+        ) &
+    done
+    fail "the command port ttyS1 closed"
+fi
+
+cmd=$(echo "$cmd64" | base64 -d) || fail "cannot decode the command"
 if [ "$timeout" -gt 0 ]; then
-    timeout -s KILL "$timeout" sh -c "$script"
+    timeout -s KILL "$timeout" sh -c "$prelude$cmd"
 else
-    sh -c "$script"
+    sh -c "$prelude$cmd"
 fi
 finish $?

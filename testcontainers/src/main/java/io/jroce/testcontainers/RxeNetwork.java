@@ -140,7 +140,7 @@ public final class RxeNetwork implements AutoCloseable {
         return id;
     }
 
-    /** For {@link RxePeer}: the Testcontainers network to join, or null for the default bridge. */
+    /** For {@link RxeContainer}: the Testcontainers network to join, or null for the default bridge. */
     Network testcontainersNetwork() {
         return network;
     }

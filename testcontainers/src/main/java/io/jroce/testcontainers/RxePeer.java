@@ -1,32 +1,17 @@
 package io.jroce.testcontainers;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.model.Capability;
-import com.github.dockerjava.api.model.ContainerNetwork;
-import com.github.dockerjava.api.model.Device;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.output.OutputFrame;
-import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
-import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
-import org.testcontainers.utility.DockerImageName;
-
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 /**
- * One real Linux rxe (Soft-RoCE) device, in a QEMU guest in a container of the image
- * {@link RxeLab#imageName()}, running one shell command from rdma-core (ibv_rc_pingpong, perftest,
- * rping, ...) and then powering off.
+ * One real Linux rxe (Soft-RoCE) device running one shell command from rdma-core
+ * (ibv_rc_pingpong, perftest, rping, ...) and then powering off: the shorthand for a
+ * one-command {@link RxeContainer} whose start returns at once (the guest boots on its own, so
+ * that a server and a client started one after the other boot in parallel).
  *
  * <p>The guest owns the container's addresses: {@link #ipv4()}, {@link #ipv6LinkLocal()} (rxe GID
  * 0), the IPv4-mapped GID 1 and, on a network with IPv6, {@link #ipv6()} (GID 2). It reaches the
@@ -35,57 +20,44 @@ import java.util.function.Predicate;
  * try (RxePeer server = RxePeer.start("ibv_rc_pingpong -g 1 -n 10");
  *      RxePeer client = RxePeer.builder().command("ibv_rc_pingpong -g 1 -n 10 " + server.ipv4())
  *          .retryWhileRefused().start()) {
- *     RxePeer.Result c = client.awaitExit(Duration.ofMinutes(2));
- *     RxePeer.Result s = server.awaitExit(Duration.ofMinutes(2));
+ *     GuestResult c = client.awaitExit(Duration.ofMinutes(2));
+ *     GuestResult s = server.awaitExit(Duration.ofMinutes(2));
  *     assertEquals(0, s.exitStatus(), s.console());
  * }
  * }</pre>
  * Every wait is bounded; a guest also kills its command after {@link Builder#guestTimeout} on its
  * own, so a container never outlives a crashed test by long. {@link #close()} stops the container.
+ * For several commands in one guest, use a kept {@link RxeContainer}.
  */
 public final class RxePeer implements AutoCloseable {
     /** Console line: rxe0 is up, the command's output follows. */
-    public static final String READY_MARKER = "RXE-PEER-READY";
+    public static final String READY_MARKER = GuestConsole.READY_MARKER;
     /** Console line prefix: the command's exit status. */
-    public static final String EXIT_MARKER = "RXE-PEER-EXIT ";
+    public static final String EXIT_MARKER = GuestConsole.EXIT_MARKER;
     /** Console line prefix: the guest could not be set up. */
-    public static final String ERROR_MARKER = "RXE-PEER-ERROR ";
+    public static final String ERROR_MARKER = GuestConsole.ERROR_MARKER;
     /** Console line prefix: one rxe0 GID, {@code "<index> <gid>"}. */
-    public static final String GID_MARKER = "RXE-PEER-GID ";
+    public static final String GID_MARKER = GuestConsole.GID_MARKER;
 
-    private static final Logger LOG = LoggerFactory.getLogger(RxePeer.class);
-    private static final AtomicInteger COUNTER = new AtomicInteger();
-
-    private final String name;
+    private final RxeContainer container;
     private final String command;
     private final RxeNetwork network;
     private final boolean ownsNetwork;
-    private final GenericContainer<?> container;
-    private final Console console;
-    private String ipv4;
-    private int ipv4PrefixLength;
-    private String ipv6;
-    private String mac;
 
     private RxePeer(Builder b) {
-        this.name = b.name != null ? b.name : "rxe-peer-" + COUNTER.incrementAndGet();
         this.command = (b.retryWhileRefused ? "retry-refused " : "") + b.command;
         this.ownsNetwork = b.network == null;
         this.network = b.network != null ? b.network : RxeNetwork.dockerDefault();
-        this.console = new Console(name);
-        GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(RxeLab.imageName()))
-            .withCommand(command) // one argument: the entrypoint gives it to sh -c in the guest
-            .withEnv("RXE_TIMEOUT", Long.toString(b.guestTimeout.toSeconds()))
-            .withEnv("RXE_MEM", Integer.toString(b.memoryMiB))
-            .withLabel("io.jroce.rxe-peer", name)
-            .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
-                .withCapAdd(Capability.NET_ADMIN)
-                .withDevices(Device.parse("/dev/net/tun")))
-            .withStartupCheckStrategy(new StartedIsEnough())
-            .waitingFor(new NoWait())
-            .withLogConsumer(console::accept);
-        if (network.testcontainersNetwork() != null) {
-            c.withNetwork(network.testcontainersNetwork());
+        RxeContainer c = new RxeContainer().withGuestCommand(b.command).withRxeNetwork(network)
+            .withGuestTimeout(b.guestTimeout).withGuestMemoryMiB(b.memoryMiB).withoutAwaitingReady();
+        if (b.name != null) {
+            c.withPeerName(b.name);
+        }
+        if (b.retryWhileRefused) {
+            c.withRetryWhileRefused();
+        }
+        for (Program p : b.programs) {
+            c.withGuestProgram(p.source, p.extraArgs);
         }
         this.container = c;
     }
@@ -107,11 +79,22 @@ public final class RxePeer implements AutoCloseable {
         private RxeNetwork network;
         private Duration guestTimeout = Duration.ofMinutes(5);
         private int memoryMiB = 320;
+        private final List<Program> programs = new ArrayList<>();
 
         private Builder() {
         }
 
-        /** A name for the logs (default {@code rxe-peer-N}). */
+        /**
+         * A C program of the user's for the guest, compiled on this host when the peer starts
+         * ({@link RxeContainer#withGuestProgram}) and on the guest's PATH under its source's name
+         * without {@code .c}.
+         */
+        public Builder program(Path cSource, String... extraArgs) {
+            programs.add(new Program(Objects.requireNonNull(cSource, "cSource"), extraArgs.clone()));
+            return this;
+        }
+
+        /** A name for the logs (default {@code rxe-N}). */
         public Builder name(String name) {
             this.name = name;
             return this;
@@ -164,7 +147,7 @@ public final class RxePeer implements AutoCloseable {
             }
             RxePeer peer = new RxePeer(this);
             try {
-                peer.startContainer();
+                peer.container.start();
             } catch (RuntimeException e) {
                 peer.close();
                 throw e;
@@ -173,26 +156,12 @@ public final class RxePeer implements AutoCloseable {
         }
     }
 
-    private void startContainer() {
-        LOG.info("{}: starting {} with: {}", name, RxeLab.imageName(), command);
-        container.start();
-        InspectContainerResponse info = container.getContainerInfo();
-        Map<String, ContainerNetwork> networks = info.getNetworkSettings().getNetworks();
-        if (networks.size() != 1) {
-            throw new IllegalStateException(name + ": expected one network, found " + networks.keySet());
-        }
-        ContainerNetwork n = networks.values().iterator().next();
-        ipv4 = n.getIpAddress();
-        ipv4PrefixLength = n.getIpPrefixLen() == null ? 0 : n.getIpPrefixLen();
-        ipv6 = n.getGlobalIPv6Address() == null || n.getGlobalIPv6Address().isBlank() ? null : n.getGlobalIPv6Address();
-        mac = n.getMacAddress();
-        LOG.info("{}: container {} at {}{} mac {}", name, container.getContainerId().substring(0, 12), ipv4,
-            ipv6 == null ? "" : " " + ipv6, mac);
+    private record Program(Path source, String[] extraArgs) {
     }
 
     /** The name in the logs. */
     public String name() {
-        return name;
+        return container.peerName();
     }
 
     /** The command as the guest runs it. */
@@ -202,36 +171,32 @@ public final class RxePeer implements AutoCloseable {
 
     /** The guest's IPv4 address (the container's). */
     public String ipv4() {
-        return ipv4;
+        return container.ipv4();
     }
 
     /** Prefix length of {@link #ipv4()}. */
     public int ipv4PrefixLength() {
-        return ipv4PrefixLength;
+        return container.ipv4PrefixLength();
     }
 
     /** The guest's global IPv6 address, on a network with IPv6. */
     public Optional<String> ipv6() {
-        return Optional.ofNullable(ipv6);
+        return container.ipv6();
     }
 
     /** The guest's link-local address (fe80:: with the EUI-64 of its MAC), rxe's GID 0; scope: {@link RxeNetwork#hostInterface()}. */
     public String ipv6LinkLocal() {
-        return linkLocal(mac);
+        return container.ipv6LinkLocal();
     }
 
     /** The guest NIC's MAC address (the container's). */
     public String mac() {
-        return mac;
+        return container.mac();
     }
 
     /** The container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace. */
     public long containerPid() {
-        Long pid = container.getDockerClient().inspectContainerCmd(container.getContainerId()).exec().getState().getPidLong();
-        if (pid == null || pid <= 0) {
-            throw new IllegalStateException(name + ": the container does not run");
-        }
-        return pid;
+        return container.containerPid();
     }
 
     /** The network the peer is on; the host is at {@link RxeNetwork#hostIpv4()} there. */
@@ -246,16 +211,12 @@ public final class RxePeer implements AutoCloseable {
      * @throws IllegalStateException if the guest fails or ends first, or the wait runs out
      */
     public List<String> awaitReady(Duration timeout) {
-        console.await(c -> c.ready, timeout, "rxe0 to come up");
-        return console.gids();
+        return container.awaitReady(timeout);
     }
 
     /** Waits for a console line containing {@code fragment} and returns it (e.g. "local address:" of a server). */
     public String awaitOutput(String fragment, Duration timeout) {
-        String[] found = new String[1];
-        console.await(c -> (found[0] = c.firstLineContaining(fragment)) != null, timeout,
-            "a line containing \"" + fragment + "\"");
-        return found[0];
+        return container.awaitOutput(fragment, timeout);
     }
 
     /**
@@ -264,14 +225,13 @@ public final class RxePeer implements AutoCloseable {
      * @throws IllegalStateException if the guest could not be set up, stopped without reporting,
      *                               or the wait runs out
      */
-    public Result awaitExit(Duration timeout) {
-        console.await(c -> c.exitStatus != null, timeout, "the command to end");
-        return console.result();
+    public GuestResult awaitExit(Duration timeout) {
+        return container.awaitExit(timeout);
     }
 
     /** Everything the container printed so far, one entry per line. */
     public List<String> consoleLines() {
-        return console.lines();
+        return container.consoleLines();
     }
 
     /** Stops and removes the container (the guest with it); also removes a network it created. */
@@ -285,168 +245,6 @@ public final class RxePeer implements AutoCloseable {
             if (ownsNetwork) {
                 network.close();
             }
-        }
-    }
-
-    /**
-     * How the command ended: its exit status, what it printed (the lines between the ready and the
-     * exit markers) and the whole console for failure messages.
-     */
-    public record Result(int exitStatus, List<String> output, String console) {
-        /** The command's output as one text. */
-        public String outputText() {
-            return String.join("\n", output);
-        }
-    }
-
-    /** fe80:: + modified EUI-64 of a MAC address (RFC 4291 appendix A), as Linux forms it. */
-    static String linkLocal(String mac) {
-        String[] b = mac.split(":");
-        int b0 = Integer.parseInt(b[0], 16) ^ 0x02;
-        return String.format(Locale.ROOT, "fe80::%x:%x:%x:%x",
-            (b0 << 8) | Integer.parseInt(b[1], 16),
-            (Integer.parseInt(b[2], 16) << 8) | 0xff,
-            0xfe00 | Integer.parseInt(b[3], 16),
-            (Integer.parseInt(b[4], 16) << 8) | Integer.parseInt(b[5], 16));
-    }
-
-    /** The console as the container prints it, parsed for the markers; waiters block on it. */
-    private final class Console {
-        private final String name;
-        private final List<String> lines = new ArrayList<>();
-        private final List<String> gids = new ArrayList<>();
-        private final StringBuilder partial = new StringBuilder();
-        private boolean ready;
-        private int readyLine = -1;
-        private Integer exitStatus;
-        private int exitLine;
-        private String error;
-        private boolean ended;
-
-        Console(String name) {
-            this.name = name;
-        }
-
-        void accept(OutputFrame frame) {
-            synchronized (this) {
-                if (frame.getType() == OutputFrame.OutputType.END) {
-                    if (partial.length() > 0) {
-                        line(partial.toString());
-                        partial.setLength(0);
-                    }
-                    ended = true;
-                } else {
-                    partial.append(frame.getUtf8String());
-                    int nl;
-                    while ((nl = partial.indexOf("\n")) >= 0) {
-                        line(partial.substring(0, nl).replace("\r", ""));
-                        partial.delete(0, nl + 1);
-                    }
-                }
-                notifyAll();
-            }
-        }
-
-        private void line(String line) {
-            LOG.info("[{}] {}", name, line);
-            lines.add(line);
-            if (line.equals(READY_MARKER)) {
-                ready = true;
-                readyLine = lines.size() - 1;
-            } else if (line.startsWith(GID_MARKER)) {
-                String[] f = line.substring(GID_MARKER.length()).trim().split(" ");
-                if (f.length == 2) {
-                    gids.add(f[1]);
-                }
-            } else if (line.startsWith(ERROR_MARKER)) {
-                error = line.substring(ERROR_MARKER.length());
-            } else if (line.startsWith(EXIT_MARKER) && exitStatus == null) {
-                try {
-                    exitStatus = Integer.parseInt(line.substring(EXIT_MARKER.length()).trim());
-                    exitLine = lines.size() - 1;
-                } catch (NumberFormatException e) {
-                    // a command printed something that looks like the marker: not ours
-                }
-            }
-        }
-
-        synchronized List<String> lines() {
-            return List.copyOf(lines);
-        }
-
-        synchronized List<String> gids() {
-            return List.copyOf(gids);
-        }
-
-        synchronized String firstLineContaining(String fragment) {
-            for (String l : lines) {
-                if (l.contains(fragment)) {
-                    return l;
-                }
-            }
-            return null;
-        }
-
-        synchronized Result result() {
-            List<String> output = readyLine < 0 ? List.of() : List.copyOf(lines.subList(readyLine + 1, exitLine));
-            return new Result(exitStatus, output, String.join("\n", lines));
-        }
-
-        /** Blocks until the condition holds; fails fast when the guest can no longer make it hold. */
-        synchronized void await(Predicate<Console> condition, Duration timeout, String what) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                if (error != null) {
-                    throw new IllegalStateException(name + ": the rxe guest could not be set up: " + error + dump());
-                }
-                if (condition.test(this)) {
-                    return;
-                }
-                if (ended || exitStatus != null) {
-                    throw new IllegalStateException(name + ": the guest "
-                        + (exitStatus != null ? "ended (status " + exitStatus + ")" : "stopped (container status "
-                        + containerExitCode() + ")") + " before " + what + dump());
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new IllegalStateException(name + ": no " + what + " within " + timeout + dump());
-                }
-                try {
-                    wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(name + ": interrupted waiting for " + what, e);
-                }
-            }
-        }
-
-        private String dump() {
-            return "\n--- console of " + name + " (" + command + ") ---\n" + String.join("\n", lines);
-        }
-    }
-
-    private String containerExitCode() {
-        try {
-            DockerClient client = container.getDockerClient();
-            Long code = client.inspectContainerCmd(container.getContainerId()).exec().getState().getExitCodeLong();
-            return String.valueOf(code);
-        } catch (RuntimeException e) {
-            return "unknown";
-        }
-    }
-
-    /** The container counts as started once it runs: the guest's progress is read from the console. */
-    private static final class StartedIsEnough extends StartupCheckStrategy {
-        @Override
-        public StartupStatus checkStartupState(DockerClient dockerClient, String containerId) {
-            return StartupStatus.SUCCESSFUL;
-        }
-    }
-
-    /** No port to wait for: {@link #awaitReady} and {@link #awaitOutput} wait on the console. */
-    private static final class NoWait extends AbstractWaitStrategy {
-        @Override
-        protected void waitUntilReady() {
         }
     }
 }

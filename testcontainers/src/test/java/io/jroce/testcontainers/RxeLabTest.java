@@ -47,7 +47,7 @@ class RxeLabTest {
 
     @Test
     void linkLocalIsFe80WithTheModifiedEui64() {
-        assertEquals("fe80::42:acff:fe11:2", RxePeer.linkLocal("02:42:ac:11:00:02"));
-        assertEquals("fe80::250:56ff:fe00:102", RxePeer.linkLocal("00:50:56:00:01:02"));
+        assertEquals("fe80::42:acff:fe11:2", RxeContainer.linkLocal("02:42:ac:11:00:02"));
+        assertEquals("fe80::250:56ff:fe00:102", RxeContainer.linkLocal("00:50:56:00:01:02"));
     }
 }

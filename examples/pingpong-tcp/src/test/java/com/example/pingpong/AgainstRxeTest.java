@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.testcontainers.RequiresRxePeer;
 import io.jroce.testcontainers.RxeNetwork;
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.verbs.exchange.ExchangeException;
 import java.net.InetAddress;
@@ -50,7 +51,7 @@ class AgainstRxeTest {
             try (RxePeer client = RxePeer.builder().name("rxe-client").network(network)
                      .command("ibv_rc_pingpong -g 1 -n " + ITERATIONS + " -p " + listener.getLocalPort() + " " + host)
                      .start()) {
-                RxePeer.Result c = client.awaitExit(RUN);
+                GuestResult c = client.awaitExit(RUN);
                 assertEquals(0, c.exitStatus(), c.console());
                 assertTrue(c.output().stream().anyMatch(l -> l.startsWith(BYTES_LINE)), c.console());
                 List<byte[]> pings = server.get(1, TimeUnit.MINUTES);
@@ -77,7 +78,7 @@ class AgainstRxeTest {
                     Thread.sleep(100); // not listening yet
                 }
             }
-            RxePeer.Result s = server.awaitExit(RUN);
+            GuestResult s = server.awaitExit(RUN);
             assertEquals(0, s.exitStatus(), s.console());
             assertTrue(s.output().stream().anyMatch(l -> l.startsWith(BYTES_LINE)), s.console());
             assertEquals(ITERATIONS, pongs.size());

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -68,7 +69,7 @@ class CmEndpointRxeTest {
                     peer.awaitOutput("rdma_server: start", RUN);
                     byte[] fromServer = connect(host, peer.ipv4(), "jroce client 16");
                     assertArrayEquals(new byte[MESSAGE], fromServer, "rdma_server's 16-byte SEND");
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     assertEquals(0, r.exitStatus(), r.console());
                     assertTrue(r.output().stream().anyMatch(l -> l.contains("rdma_server: end 0")), r.console());
                     cap.stop();

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -202,7 +203,7 @@ class CmFaultsRxeTest {
                     assertEquals(unanswered.id(), withdrawn.id());
                     assertEquals(4, withdrawn.status(), "REJ 4 (timeout): the kernel destroyed its connecting ID");
                     unanswered.id().close();
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
                     assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
                     Map<String, Long> c = dev.counters();

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -74,7 +75,7 @@ final class CmPeerChecks {
     }
 
     /** The guest printed a line containing {@code fragment}. */
-    static void assertLine(RxePeer.Result r, String fragment) {
+    static void assertLine(GuestResult r, String fragment) {
         assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
     }
 

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -71,7 +72,7 @@ class CmRpingRxeTest {
                     conn.disconnect(); // rping then waits for an RDMA READ and a SEND (its protocol, not jroce's)
                     side.expect(RdmaCmEventType.DISCONNECTED, peer);
                     side.expect(RdmaCmEventType.TIMEWAIT_EXIT, peer);
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     cap.stop();
                     cap.check(); // the CM MADs and the SEND: RoCEv2 to tshark, every ICRC valid
                     assertNoCmDrops(side.dev);
@@ -112,7 +113,7 @@ class CmRpingRxeTest {
                 id.disconnect();
                 side.expect(RdmaCmEventType.DISCONNECTED, peer);
                 side.expect(RdmaCmEventType.TIMEWAIT_EXIT, peer);
-                RxePeer.Result r = peer.awaitExit(RUN);
+                GuestResult r = peer.awaitExit(RUN);
                 cap.stop();
                 cap.check();
                 assertNoCmDrops(side.dev);
@@ -160,7 +161,7 @@ class CmRpingRxeTest {
                     conn.disconnect();
                     side.expect(RdmaCmEventType.DISCONNECTED, peer);
                     side.expect(RdmaCmEventType.TIMEWAIT_EXIT, peer);
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     cap.stop();
                     cap.check();
                     assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
@@ -183,7 +184,7 @@ class CmRpingRxeTest {
             try (RdmaDevice dev = SoftRnic.builder().name("jroce-cm").address(host).open();
                  RxePeer peer = RxePeer.builder().name("rxe-rping-refused").network(network)
                      .command("rping -c -a " + host + " -p " + (RPING_PORT + 1) + " -C 1 -v -d").start()) {
-                RxePeer.Result r = peer.awaitExit(RUN);
+                GuestResult r = peer.awaitExit(RUN);
                 assertLine(r, "cma event RDMA_CM_EVENT_REJECTED, error 8");
                 Map<String, Long> c = dev.counters();
                 assertTrue(c.get("rcvd_mads") >= 1, "the REQ: " + c);
@@ -213,7 +214,7 @@ class CmRpingRxeTest {
                     side.expect(RdmaCmEventType.DISCONNECTED, peer);
                     conn.disconnect(); // the DREP
                     side.expect(RdmaCmEventType.TIMEWAIT_EXIT, peer);
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
                     assertNoCmDrops(side.dev);
                     conn.qp().close();
@@ -264,7 +265,7 @@ class CmRpingRxeTest {
                     id.disconnect();
                     side.expect(RdmaCmEventType.DISCONNECTED, server);
                     side.expect(RdmaCmEventType.TIMEWAIT_EXIT, server);
-                    RxePeer.Result r = server.awaitExit(RUN);
+                    GuestResult r = server.awaitExit(RUN);
                     assertLine(r, "cma_event type RDMA_CM_EVENT_ESTABLISHED");
                     assertLine(r, "cma_event type RDMA_CM_EVENT_DISCONNECTED");
                     assertNoCmDrops(side.dev);

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -111,7 +112,7 @@ class CmToolsTwinsRxeTest {
                 clients.add(Run.client(pool, guest, EP_REFUSED, "rdma_client", "-s", guest4));
                 servers.get(5).await();
 
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 StringBuilder sb = new StringBuilder();
                 servers.forEach(r -> sb.append(r.transcript()).append('\n'));
                 clients.forEach(r -> sb.append(r.transcript()).append('\n'));

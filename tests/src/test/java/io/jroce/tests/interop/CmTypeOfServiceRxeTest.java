@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -75,7 +76,7 @@ class CmTypeOfServiceRxeTest {
 
                 JroceCommand.Result server = JroceCommand.start(pool, "ucmatose", "-b", host, "-c", "2", "-a", "17")
                     .await(RUN);
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 capture.stop();
                 context = server.transcript() + "\n--- rxe:\n" + g.console();
                 assertEquals(0, server.status(), context);

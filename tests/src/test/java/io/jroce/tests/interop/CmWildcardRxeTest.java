@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -58,7 +59,7 @@ class CmWildcardRxeTest {
                     conn.disconnect(); // rping then waits for an RDMA READ and a SEND (its protocol, not jroce's)
                     side.expect(RdmaCmEventType.DISCONNECTED, peer);
                     side.expect(RdmaCmEventType.TIMEWAIT_EXIT, peer);
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     cap.stop();
                     cap.check();
                     Map<String, Long> c = side.dev.counters();

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -89,7 +90,7 @@ class CmtimeTwinRxeTest {
                             + FIELD + FIELD, row), row + "\n" + context);
                     }
                 }
-                RxePeer.Result g = guest.awaitExit(Duration.ofMinutes(4));
+                GuestResult g = guest.awaitExit(Duration.ofMinutes(4));
                 assertEquals(0, g.exitStatus(), g.console());
             }
         } finally {

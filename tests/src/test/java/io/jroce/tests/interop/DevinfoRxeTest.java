@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RequiresRxePeer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +29,7 @@ class DevinfoRxeTest {
 
     @Test
     void devinfoPrintsWhatIbvDevinfoPrintsOnRxe() throws Exception {
-        RxePeer.Result rxe;
+        GuestResult rxe;
         try (RxePeer peer = RxePeer.builder().name("devinfo").command("ibv_devinfo; echo " + SPLIT + "; ibv_devinfo -v")
                  .start()) {
             rxe = peer.awaitExit(Duration.ofMinutes(4));
@@ -50,7 +51,7 @@ class DevinfoRxeTest {
         }
     }
 
-    private static void assertMatches(String rxeText, JroceCommand.Result jroce, RxePeer.Result rxe) {
+    private static void assertMatches(String rxeText, JroceCommand.Result jroce, GuestResult rxe) {
         assertEquals(0, jroce.status(), jroce.transcript());
         String jroceText = String.join("\n", jroce.lines()) + "\n";
         assertEquals(List.of(), DevinfoComparison.differences(rxeText, jroceText, DevinfoComparison.JROCE_VALUES),

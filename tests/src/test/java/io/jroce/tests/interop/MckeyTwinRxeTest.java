@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -87,7 +88,7 @@ class MckeyTwinRxeTest {
                     assertEquals(senderLines(group), sent.lines(), context);
                 }
 
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 context = "--- rxe:\n" + g.console();
                 assertEquals(0, g.exitStatus(), context);
                 List<String> expected = new java.util.ArrayList<>(senderLinesOfRxe(fromRxe));

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -40,7 +41,7 @@ import static io.jroce.testsupport.Patterns.pattern;
 
 /**
  * Type 2 memory windows and SEND with invalidate between jroce and real rxe, both ways, driving
- * {@code rc_ops_peer} ({@code interop/rxe-image/peer/rc_ops_peer.c}: MWBIND, SENDINV, WRITEK,
+ * {@code rc_ops_peer} ({@code tests/src/test/c/rc_ops_peer.c}: MWBIND, SENDINV, WRITEK,
  * READK and the invalidated rkey in WAITRECV's answer).
  *
  * <ol>
@@ -87,7 +88,8 @@ class MemoryWindowRxeTest {
             RoceCapture capture = null; // on the guest's tap0, where GSO datagrams are cut into packets
             boolean passed = false;
             QpConnector connector = QpConnector.rc().accessFlags(AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
-            try (RxePeer peer = RxePeer.builder().name("rxe-mw").network(network).command(command).start();
+            try (RxePeer peer = RxePeer.builder().name("rxe-mw").network(network).command(command)
+                     .program(RcOpsPeerChannel.SOURCE).start();
                  ServerSocket listener = RcOpsPeerChannel.listen(host, PORT);
                  RdmaDevice dev = SoftRnic.builder().name("jroce-mw").address(host).udpPort(4791)
                      .activeMtu(Mtu.MTU_1024).open();
@@ -111,7 +113,7 @@ class MemoryWindowRxeTest {
                     assertEquals("BYE 0", ch.call("QUIT"), String.join("\n", peer.consoleLines()));
                 }
                 long t2 = System.nanoTime();
-                RxePeer.Result r = peer.awaitExit(RUN);
+                GuestResult r = peer.awaitExit(RUN);
                 assertEquals(0, r.exitStatus(), r.console());
                 LOG.info("jroce through rxe's window: {} ms; rxe through jroce's window: {} ms; jroce's counters {}",
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, dev.counters());

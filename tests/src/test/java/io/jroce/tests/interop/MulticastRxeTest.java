@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -120,7 +121,7 @@ class MulticastRxeTest {
                     try (RxePeer peer = RxePeer.builder().name("rxe-mckey-sender").network(network)
                              .command("mckey -s -m " + GROUP + " -b " + GUEST_IP).start()) {
                         join(ch, id, host, pd, cq, mr, peer);
-                        RxePeer.Result r = peer.awaitExit(BOOT.plus(RUN));
+                        GuestResult r = peer.awaitExit(BOOT.plus(RUN));
                         assertEquals(0, r.exitStatus(), r.console());
                         assertLine(r, "data transfers complete");
                         int received = 0;
@@ -199,7 +200,7 @@ class MulticastRxeTest {
                             sends++;
                         }
                     }
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     assertEquals(0, r.exitStatus(), r.console());
                     assertLine(r, "data transfers complete");
                     assertLine(r, "return status 0");
@@ -219,7 +220,7 @@ class MulticastRxeTest {
         }
     }
 
-    private static void assertLine(RxePeer.Result r, String fragment) {
+    private static void assertLine(GuestResult r, String fragment) {
         assertTrue(r.output().stream().anyMatch(l -> l.contains(fragment)), "no \"" + fragment + "\" in\n" + r.console());
     }
 }

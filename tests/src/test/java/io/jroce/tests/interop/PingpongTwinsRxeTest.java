@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -57,7 +58,7 @@ class PingpongTwinsRxeTest {
                 Integer.toString(ITERS), "--timeout", PEER_SILENCE_S);
             try (RxePeer client = RxePeer.builder().name("rxe-" + tool + "-client").network(network)
                      .command("ibv_" + tool + " -g 1 -n " + ITERS + " " + host).retryWhileRefused().start()) {
-                RxePeer.Result c = client.awaitExit(RUN);
+                GuestResult c = client.awaitExit(RUN);
                 JroceCommand.Result s = server.await(RUN);
                 assertEquals(0, c.exitStatus(), c.console() + "\n--- jroce:\n" + s.transcript());
                 assertEquals(0, s.status(), s.transcript() + "\n--- rxe:\n" + c.console());
@@ -82,7 +83,7 @@ class PingpongTwinsRxeTest {
             server.awaitOutput("local address:", BOOT); // printed just before it listens
             JroceCommand.Result c = JroceCommand.runWhileRefused(pool, RUN, tool, "--bind", network.hostIpv4(),
                 "-g", "0", "-e", "-n", Integer.toString(ITERS), "--timeout", PEER_SILENCE_S, server.ipv4());
-            RxePeer.Result s = server.awaitExit(RUN);
+            GuestResult s = server.awaitExit(RUN);
             assertEquals(0, c.status(), c.transcript() + "\n--- rxe:\n" + s.console());
             assertEquals(0, s.exitStatus(), s.console() + "\n--- jroce:\n" + c.transcript());
             assertPingpong(c.lines(), size, c.transcript());
@@ -138,7 +139,7 @@ class PingpongTwinsRxeTest {
                     jroceLines.addAll(s.lines());
                     expectedBytes.add(Long.toString(2L * t.size() * ITERS));
                 }
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 String context = String.join("\n", jroceLines) + "\n--- rxe:\n" + g.console();
                 assertEquals(0, g.exitStatus(), context);
                 assertEquals(expectedBytes, matches(BYTES, g.output()), context);

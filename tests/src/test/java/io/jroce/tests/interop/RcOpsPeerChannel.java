@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.zip.CRC32;
@@ -27,10 +28,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The TCP command channel to rc_ops_peer in an rxe guest (protocol at the top of
- * interop/rxe-image/peer/rc_ops_peer.c): one line out, one line back. Shared by the interop tests
+ * tests/src/test/c/rc_ops_peer.c): one line out, one line back. Shared by the interop tests
  * that drive that peer.
  */
 final class RcOpsPeerChannel implements AutoCloseable {
+    /** rc_ops_peer's source, compiled for the guest when a peer starts (the tests run in the module's directory). */
+    static final Path SOURCE = Path.of("src/test/c/rc_ops_peer.c");
     private static final Logger LOG = LoggerFactory.getLogger(RcOpsPeerChannel.class);
     private final Socket socket;
     private final BufferedReader in;

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -41,7 +42,7 @@ import static io.jroce.testsupport.Patterns.pattern;
  * Every RC operation between jroce on this host and real rxe in a guest, both ways, with the data
  * checked on both sides: jroce drives SEND, SEND with immediate, RDMA WRITE, RDMA WRITE with
  * immediate, RDMA READ, FETCH_AND_ADD and CMP_AND_SWP at {@code rc_ops_peer}
- * ({@code interop/rxe-image/peer/rc_ops_peer.c}, which reports what its buffer and its receive
+ * ({@code tests/src/test/c/rc_ops_peer.c}, which reports what its buffer and its receive
  * queue saw), then {@code rc_ops_peer} drives the same operations at jroce (and checks what READs
  * and atomics returned). Sizes 0, 1, path MTU + 1 and 64 KiB. One guest boot per test (the TCP
  * command channel of rc_ops_peer lets one guest do both directions).
@@ -87,7 +88,8 @@ class RcOpsRxeTest {
         String command = "rc_ops_peer -g " + peerGidIndex + " -m " + mtuBytes + " -s " + BUF + " -p " + PORT + " " + host
             + "; s=$?; rdma statistic show link rxe0/1; exit $s";
         // The guest first: until a port is up on a fresh bridge, the host's IPv6 address stays tentative.
-        try (RxePeer peer = RxePeer.builder().name("rxe-ops-" + name).network(network).command(command).start();
+        try (RxePeer peer = RxePeer.builder().name("rxe-ops-" + name).network(network).command(command)
+                     .program(RcOpsPeerChannel.SOURCE).start();
              ServerSocket listener = RcOpsPeerChannel.listen(host, PORT)) {
             capture = RoceCapture.onGuestTap(peer, pcap, BOOT);
             listener.setSoTimeout((int) BOOT.toMillis());
@@ -110,7 +112,7 @@ class RcOpsRxeTest {
                 rxeDrivesAtomics(j, ch);
                 long t2 = System.nanoTime();
                 assertEquals("BYE 0", ch.call("QUIT"), peer.consoleLines().toString());
-                RxePeer.Result r = peer.awaitExit(RUN);
+                GuestResult r = peer.awaitExit(RUN);
                 assertEquals(0, r.exitStatus(), r.console());
                 LOG.info("{}: jroce drove every operation in {} ms, rxe in {} ms", name,
                     (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -106,7 +107,7 @@ class RcPingpongMatrixRxeTest {
                 expectedBytes.add(Long.toString(2L * s.size() * s.iters()));
                 expectedIters.add(Integer.toString(s.iters()));
             }
-            RxePeer.Result g = guest.awaitExit(STEP);
+            GuestResult g = guest.awaitExit(STEP);
             assertEquals(0, g.exitStatus(), g.console());
             assertEquals(expectedBytes, matches(BYTES, g.output()), g.console());
             assertEquals(expectedIters, matches(ITERS, g.output()), g.console());

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -43,7 +44,7 @@ class RcPingpongRxeTest {
                 "--timeout", PEER_SILENCE_S);
             try (RxePeer client = RxePeer.builder().name("rxe-client").network(network)
                      .command("ibv_rc_pingpong -g 1 -n 10 " + host).retryWhileRefused().start()) {
-                RxePeer.Result c = client.awaitExit(RUN);
+                GuestResult c = client.awaitExit(RUN);
                 JroceCommand.Result s = server.await(RUN);
                 assertEquals(0, c.exitStatus(), c.console() + "\n--- jroce:\n" + s.transcript());
                 assertEquals(0, s.status(), s.transcript() + "\n--- rxe:\n" + c.console());
@@ -66,7 +67,7 @@ class RcPingpongRxeTest {
             server.awaitOutput("local address:", BOOT); // printed just before it listens
             JroceCommand.Result c = JroceCommand.runWhileRefused(pool, RUN, "rc_pingpong", "--bind", host6, "-g", "0",
                 "-m", "4096", "-s", "8192", "-n", "10", "--timeout", PEER_SILENCE_S, server.ipv4());
-            RxePeer.Result s = server.awaitExit(RUN);
+            GuestResult s = server.awaitExit(RUN);
             assertEquals(0, c.status(), c.transcript() + "\n--- rxe:\n" + s.console());
             assertEquals(0, s.exitStatus(), s.console() + "\n--- jroce:\n" + c.transcript());
             assertPingpong(c.lines(), 8192, 10, c.transcript());

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -62,7 +63,7 @@ class RpingTwinRxeTest {
                 List<JroceCommand.Result> servers = List.of(
                     server(pool, guest, "-s", "-a", host4, "-V", "-v"),
                     server(pool, guest, "-s", "-a", host6, "-V", "-v"));
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 List<String> guestLines = stdoutLines(g.output());
                 String context = transcripts(clients, servers) + "\n--- rxe:\n" + g.console();
                 assertEquals(0, g.exitStatus(), context);

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -45,8 +46,8 @@ class RxeLabSmokeTest {
             assertEquals(address(server.ipv6LinkLocal()), address(gids.get(0)), "GID 0: " + gids);
             assertEquals(address(server.ipv4()), address(gids.get(1)), "GID 1: " + gids);
 
-            RxePeer.Result c = client.awaitExit(RUN);
-            RxePeer.Result s = server.awaitExit(RUN);
+            GuestResult c = client.awaitExit(RUN);
+            GuestResult s = server.awaitExit(RUN);
             assertPingpong(c, 2, 4096, 10);
             assertPingpong(s, 2, 4096, 10);
             List<String> remote = matches(REMOTE_GID, c);
@@ -69,8 +70,8 @@ class RxeLabSmokeTest {
             assertTrue(gids.size() >= 3, "GIDs: " + gids);
             assertEquals(address(ipv6), address(gids.get(2)), "GID 2: " + gids);
 
-            RxePeer.Result c = client.awaitExit(RUN);
-            RxePeer.Result s = server.awaitExit(RUN);
+            GuestResult c = client.awaitExit(RUN);
+            GuestResult s = server.awaitExit(RUN);
             assertTrue(s.output().stream().anyMatch(l -> l.matches("\\s*active_mtu:\\s+4096 \\(5\\)")), s.console());
             assertPingpong(c, 1, 8192, 10);
             assertPingpong(s, 1, 8192, 10);
@@ -80,13 +81,13 @@ class RxeLabSmokeTest {
     }
 
     /** Exit status 0 and, per run, "N bytes in" (2 x size x iters: each side sends and receives) and "iters in". */
-    private static void assertPingpong(RxePeer.Result r, int runs, int size, int iters) {
+    private static void assertPingpong(GuestResult r, int runs, int size, int iters) {
         assertEquals(0, r.exitStatus(), r.console());
         assertEquals(java.util.Collections.nCopies(runs, Long.toString(2L * size * iters)), matches(BYTES, r), r.console());
         assertEquals(java.util.Collections.nCopies(runs, Integer.toString(iters)), matches(ITERS, r), r.console());
     }
 
-    private static List<String> matches(Pattern p, RxePeer.Result r) {
+    private static List<String> matches(Pattern p, GuestResult r) {
         return r.output().stream().map(p::matcher).filter(Matcher::find).map(m -> m.group(1)).toList();
     }
 

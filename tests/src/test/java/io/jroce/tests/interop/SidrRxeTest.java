@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -114,7 +115,7 @@ class SidrRxeTest {
                         assertEquals(WcStatus.SUCCESS, wc.status(), wc.toString());
                         assertEquals(WcOpcode.SEND, wc.opcode());
                     }
-                    RxePeer.Result r = peer.awaitExit(RUN);
+                    GuestResult r = peer.awaitExit(RUN);
                     assertEquals(0, r.exitStatus(), r.console());
                     assertLine(r, "data transfers complete");
                     assertLine(r, "return status 0");
@@ -209,7 +210,7 @@ class SidrRxeTest {
                     assertEquals(ud.qpNum(), wc.immData());
                     assertEquals(peer.ipv4(), grhSource(side.mr, wc.wrId()).getHostAddress());
                 }
-                RxePeer.Result r = peer.awaitExit(RUN);
+                GuestResult r = peer.awaitExit(RUN);
                 assertEquals(0, r.exitStatus(), r.console());
                 assertLine(r, "data transfers complete");
                 assertLine(r, "return status 0");

@@ -1,5 +1,6 @@
 package io.jroce.tests.interop;
 
+import io.jroce.testcontainers.GuestResult;
 import io.jroce.testcontainers.RxePeer;
 import io.jroce.testcontainers.RxeNetwork;
 import io.jroce.testcontainers.RequiresRxePeer;
@@ -71,7 +72,7 @@ class UdaddyTwinRxeTest {
                 JroceCommand server6 = JroceCommand.startWhileAddressTentative(pool, "udaddy", "-b", host6, "-c", "2", "-C", "20");
                 served(server4, guest);
                 served(server6, guest);
-                RxePeer.Result g = guest.awaitExit(RUN);
+                GuestResult g = guest.awaitExit(RUN);
                 String context = "--- rxe:\n" + g.console();
                 assertEquals(0, g.exitStatus(), context);
                 // udaddy's two servers, then its clients' last runs, each line in order

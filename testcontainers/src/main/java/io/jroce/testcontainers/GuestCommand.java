@@ -1,0 +1,52 @@
+package io.jroce.testcontainers;
+
+import java.time.Duration;
+
+/** One command running in a kept rxe guest ({@link RxeContainer#launch}). */
+public final class GuestCommand {
+    private final int id;
+    private final String command;
+    private final GuestConsole console;
+
+    GuestCommand(int id, String command, GuestConsole console) {
+        this.id = id;
+        this.command = command;
+        this.console = console;
+    }
+
+    /** The number that names its markers on the console ({@code RXE-PEER-START id}, {@code RXE-PEER-DONE id status}). */
+    public int id() {
+        return id;
+    }
+
+    /** The command as the guest runs it. */
+    public String command() {
+        return command;
+    }
+
+    /** True once the guest reported its exit status. */
+    public boolean isDone() {
+        return console.commandDone(id);
+    }
+
+    /**
+     * Waits until it has ended: its exit status and output (the console's lines between its start
+     * and done markers: lines other commands printed meanwhile are among them).
+     *
+     * @throws IllegalStateException if the guest fails or ends first, or the wait runs out
+     */
+    public GuestResult awaitExit(Duration timeout) {
+        console.await(c -> c.commandDone(id), timeout, "the end of command " + id + " (" + command + ")");
+        return console.result(id);
+    }
+
+    /** Waits for a line of its output containing {@code fragment} (e.g. a server's "listening") and returns it. */
+    public String awaitOutput(String fragment, Duration timeout) {
+        String[] found = new String[1];
+        console.await(c -> {
+            int start = c.commandStartLine(id);
+            return start >= 0 && (found[0] = c.firstLineContaining(fragment, start)) != null;
+        }, timeout, "a line containing \"" + fragment + "\" from command " + id);
+        return found[0];
+    }
+}
