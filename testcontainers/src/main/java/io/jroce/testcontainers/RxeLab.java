@@ -1,6 +1,8 @@
 package io.jroce.testcontainers;
 
 import com.github.dockerjava.api.exception.NotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -20,7 +23,8 @@ import java.util.stream.Stream;
  *
  * <p>The image is built by {@code interop/rxe-image/build.sh}; its tag is a hash of the files in
  * that directory, computed here the same way, so a test always asks for the image that matches
- * the checked-out build files (and reports it missing after an edit until it is rebuilt).
+ * the checked-out build files. When it is missing, the first check builds it (Debian hosts; see
+ * {@link #AUTO_BUILD_ENV}).
  */
 public final class RxeLab {
     /** Repository part of the image name. */
@@ -29,6 +33,10 @@ public final class RxeLab {
     public static final String IMAGE_DIR_PROPERTY = "jroce.rxe.imageDir";
     /** Environment variable that names an image to use instead of the computed one. */
     public static final String IMAGE_ENV = "JROCE_RXE_IMAGE";
+    /** Environment variable: {@code false} keeps a missing image from being built on first use. */
+    public static final String AUTO_BUILD_ENV = "JROCE_RXE_AUTO_BUILD";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RxeLab.class);
 
     private static final String BUILD_HINT = "run interop/rxe-image/build.sh (see docs/interop-lab.md)";
     private static Optional<String> missing;
@@ -43,7 +51,8 @@ public final class RxeLab {
 
     /**
      * What keeps rxe peers from running here, in one line, or empty when they can run. Checked once
-     * per JVM: the build directory, Ryuk disabled, {@code /dev/net/tun}, a Docker engine, the image.
+     * per JVM: the build directory, Ryuk disabled, {@code /dev/net/tun}, a Docker engine, the image
+     * (built here if it is missing and the host can).
      */
     public static synchronized Optional<String> missingPrerequisite() {
         if (missing == null) {
@@ -76,9 +85,47 @@ public final class RxeLab {
         try {
             DockerClientFactory.instance().client().inspectImageCmd(image).exec();
         } catch (NotFoundException e) {
-            return "Docker image " + image + " is not built: " + BUILD_HINT;
+            return buildOnFirstUse(image);
         }
         return null;
+    }
+
+    /**
+     * The image is missing: build it with {@code build.sh} from its build directory (the Debian
+     * route: root, apt-get, dpkg-deb, a C compiler; about 30 s with a warm package cache), unless
+     * {@value #AUTO_BUILD_ENV}{@code =false}. Null when it then exists, else what went wrong.
+     */
+    private static String buildOnFirstUse(String image) {
+        if ("false".equalsIgnoreCase(System.getenv(AUTO_BUILD_ENV)) || System.getenv(IMAGE_ENV) != null) {
+            return "Docker image " + image + " is not built: " + BUILD_HINT;
+        }
+        Path script = imageDirectory().resolve("build.sh");
+        LOG.info("Docker image {} is not built: building it now with {} (once per machine; its log: {})",
+            image, script, "target/rxe-image-build.log");
+        try {
+            Path log = Path.of("target", "rxe-image-build.log").toAbsolutePath();
+            Files.createDirectories(log.getParent());
+            Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+            if (!p.waitFor(20, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return "Docker image " + image + " is not built: " + script + " did not finish within 20 minutes (" + log + ")";
+            }
+            List<String> lines = Files.readAllLines(log);
+            String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+            if (p.exitValue() != 0 || !last.equals(image)) {
+                String reason = lines.stream().filter(l -> l.startsWith("rxe-image: ")).reduce((a, b) -> b).orElse(last);
+                return "Docker image " + image + " is not built, and building it here failed (" + reason
+                    + "; the whole log: " + log + "): " + BUILD_HINT;
+            }
+            LOG.info("built {}", image);
+            return null;
+        } catch (IOException e) {
+            return "Docker image " + image + " is not built, and " + script + " could not run: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "Docker image " + image + " is not built: interrupted while building it";
+        }
     }
 
     /** The image to run: {@value #IMAGE_ENV} if set, else {@code jroce/rxe-peer:<hash of the build files>}. */
