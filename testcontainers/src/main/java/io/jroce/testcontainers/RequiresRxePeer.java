@@ -10,7 +10,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a test (or a test class) that starts {@link RxePeer}s. When the lab cannot run here (no
+ * Marks a test (or a test class) that starts rxe guests ({@link RxeContainer}, {@link RxePeer}). When the lab cannot run here (no
  * Docker engine, no image, ...; see {@link RxeLab#missingPrerequisite()}) the test is skipped with
  * one line that says what is missing; with the environment variable {@code CI=true} it fails
  * instead, so that CI never passes without having run the interop tests. Tagged {@code interop}
