@@ -7,11 +7,14 @@
 #   interop/rxe-image/build.sh             build the image unless it exists; prints its name last
 #   interop/rxe-image/build.sh --tag       print the image name only (no Docker, no build)
 #   interop/rxe-image/build.sh --force     rebuild even if the image exists
+#   interop/rxe-image/build.sh --rootfs DIR  write the image's file system to DIR, no Docker (the
+#                                          Dockerfile route runs this in a Debian build stage)
 #
 # The tag is a hash of the files in this directory and below (what RxePeer computes too), so the
 # image is rebuilt exactly when one of them changed. Package downloads are cached in $JROCE_RXE_CACHE
 # (default /var/cache/jroce/rxe-peer); older jroce/rxe-peer tags are removed after a build.
-# Needs: root (or rights to docker and the cache), apt-get, dpkg-deb, ldconfig, a Docker engine.
+# Needs: root (or rights to docker and the cache), apt-get, dpkg-deb, ldconfig, a Docker engine
+# (not for --rootfs).
 set -euo pipefail
 export LC_ALL=C
 
@@ -28,21 +31,25 @@ image_tag() {
 image="$repo:$(image_tag)"
 
 force=false
+rootfs_out=''
 case "${1:-}" in
     --tag) echo "$image"; exit 0 ;;
     --force) force=true ;;
+    --rootfs) [ -n "${2:-}" ] || { echo "usage: $0 --rootfs DIR" >&2; exit 2; }; rootfs_out=$2; force=true ;;
     "") ;;
-    *) echo "usage: $0 [--tag|--force]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--tag|--force|--rootfs DIR]" >&2; exit 2 ;;
 esac
 
 say() { echo "rxe-image: $*" >&2; }
 die() { say "$*"; exit 1; }
 trap 'say "failed: line $LINENO: $BASH_COMMAND"' ERR
 
-for tool in apt-get apt-cache dpkg-deb ldconfig tar sha256sum docker gcc; do
+tools="apt-get apt-cache dpkg-deb ldconfig tar sha256sum"
+[ -n "$rootfs_out" ] || tools="$tools docker"
+for tool in $tools; do
     command -v "$tool" >/dev/null 2>&1 || die "missing tool: $tool"
 done
-docker info >/dev/null 2>&1 || die "no Docker engine answers (start dockerd, see docs/interop-lab.md)"
+[ -n "$rootfs_out" ] || docker info >/dev/null 2>&1 || die "no Docker engine answers (start dockerd, see docs/interop-lab.md)"
 
 if ! $force && docker image inspect "$image" >/dev/null 2>&1; then
     say "$image is up to date"
@@ -56,7 +63,7 @@ mkdir -p "$cache"
 if command -v flock >/dev/null 2>&1; then
     exec 9>"$cache/.lock"
     flock 9
-    if ! $force && docker image inspect "$image" >/dev/null 2>&1; then
+    if [ -z "$rootfs_out" ] && ! $force && docker image inspect "$image" >/dev/null 2>&1; then
         say "$image was built meanwhile"; echo "$image"; exit 0
     fi
 fi
@@ -293,6 +300,15 @@ rm -rf "$sysroot/lib64"
 cp "$versions" "$rootfs/rxe/versions.txt"
 # Not compressed: unpacking it would cost the guest seconds under TCG.
 (cd "$initrd" && find . | sort | "$stage/bin/busybox" cpio -o -H newc 2>/dev/null) > "$rootfs/rxe/initrd.cpio"
+
+if [ -n "$rootfs_out" ]; then
+    rm -rf "$rootfs_out"
+    mkdir -p "$(dirname "$rootfs_out")"
+    mv "$rootfs" "$rootfs_out"
+    rm -rf "$work"
+    say "wrote the image's file system to $rootfs_out in $(( $(date +%s) - start )) s"
+    exit 0
+fi
 
 # --- 6. the image --------------------------------------------------------------------------
 say "importing $image"
