@@ -344,7 +344,8 @@ class EventLogTest {
             "roce:timer_set {\"qpn\":17,\"timer\":\"rnr\",\"timeout_ns\":" + delayNs + "}",
             "roce:timer_expired {\"qpn\":17,\"timer\":\"rnr\"}",
             "roce:retry {\"qpn\":17,\"from_psn\":256,\"cause\":\"RNR_NAK\",\"retries_left\":-1}",
-            "roce:packet_sent RC_SEND_ONLY psn 256", // the ACK timer set by the first send still runs
+            "roce:packet_sent RC_SEND_ONLY psn 256", // the ACK timer, stopped by the RNR NAK, runs again
+            "roce:timer_set {\"qpn\":17,\"timer\":\"ack\",\"timeout_ns\":" + ackTimeoutNs + "}",
             "roce:packet_received RC_ACKNOWLEDGE psn 256 syndrome 31", // an ACK, credits not counted
             "roce:cqe_generated {\"qpn\":17,\"wr_id\":1,\"status\":\"SUCCESS\",\"opcode\":\"SEND\",\"byte_len\":64}"),
             timeline, "rnr_retry 7 retries without end (-1)");

@@ -29,7 +29,7 @@ final class QpTransport implements QpErrors {
     QpTransport(RnicContext ctx, QpContext qp, Runnable fatalError) {
         this.qp = qp;
         this.fatalError = fatalError;
-        this.sendState = new SendQueueState(qp, ctx.budget, ctx.events);
+        this.sendState = new SendQueueState(qp, ctx.budget, ctx.events, ctx.timerFloor);
         this.completer = new Completer(ctx, qp, sendState, this);
         this.requester = new Requester(ctx, qp, sendState, completer);
         this.responder = new Responder(ctx, qp, this);

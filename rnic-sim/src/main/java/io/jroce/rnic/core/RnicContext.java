@@ -19,6 +19,8 @@ final class RnicContext {
     final ResponsePacer pacer;
     /** Who hears of state changes, NAKs, retransmissions and RNR waits (never per packet of a healthy flow). */
     final ProtocolEvents events;
+    /** When the next timer tick must visit the QPs. */
+    final TimerFloor timerFloor = new TimerFloor();
 
     RnicContext(Counters counters, KeyTable keys, PacketSender sender, TransmitBudget budget, QpScheduler scheduler,
                 ResponsePacer pacer, ProtocolEvents events) {

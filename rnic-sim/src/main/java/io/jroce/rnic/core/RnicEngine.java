@@ -143,10 +143,15 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     /** Expires retransmission and RNR timers, and the GSI handler's (the CM's). I/O thread. */
     void onTimer() {
         long now = io.nowNs();
-        for (QpTransport t : qps.values()) {
-            QpState state = t.qp.state;
-            if (state == QpState.RTS || state == QpState.SQD) {
-                t.requester.onTimer(now);
+        TimerFloor floor = context.timerFloor;
+        if (floor.due(now)) {
+            floor.clear();
+            for (QpTransport t : qps.values()) {
+                QpState state = t.qp.state;
+                if (state == QpState.RTS || state == QpState.SQD) {
+                    t.requester.onTimer(now);
+                }
+                t.sendState.noteDeadlines(floor);
             }
         }
         try {

@@ -52,15 +52,18 @@ final class SendQueueState {
     private boolean timerRestartPending;
     /** Hears each start of the transport timer, for the event log. */
     private final ProtocolEvents events;
+    /** Hears each deadline, so that timer ticks before the earliest one visit no QP. */
+    private final TimerFloor timerFloor;
     int retriesLeft;
     int rnrRetriesLeft;
     boolean rnrWaiting;
     long rnrResumeNs;
 
-    SendQueueState(QpContext qp, TransmitBudget budget, ProtocolEvents events) {
+    SendQueueState(QpContext qp, TransmitBudget budget, ProtocolEvents events, TimerFloor timerFloor) {
         this.qp = qp;
         this.budget = budget;
         this.events = events;
+        this.timerFloor = timerFloor;
     }
 
     void reset(int sqPsn) {
@@ -96,7 +99,18 @@ final class SendQueueState {
         timerArmed = timeoutNs > 0 && hasOutstanding() && !blockedOnBudget();
         retryDeadlineNs = nowNs + timeoutNs;
         if (timerArmed) {
+            timerFloor.note(retryDeadlineNs);
             events.ackTimerSet(qp.qpn, timeoutNs);
+        }
+    }
+
+    /** Tells {@code floor} the deadlines still pending: the armed ACK timer, the RNR wait. */
+    void noteDeadlines(TimerFloor floor) {
+        if (timerArmed) {
+            floor.note(retryDeadlineNs);
+        }
+        if (rnrWaiting) {
+            floor.note(rnrResumeNs);
         }
     }
 
@@ -154,10 +168,17 @@ final class SendQueueState {
         }
     }
 
-    /** An RNR NAK: nothing is sent before {@code nowNs} plus the delay its timer code names. */
+    /**
+     * An RNR NAK: nothing is sent before {@code nowNs} plus the delay its timer code names. The ACK
+     * timer stops meanwhile: the responder answered, so nothing is lost, and a wait longer than the
+     * timeout (code 0 asks for 655 ms) must not spend retries; the requester arms it again when it
+     * resends (rdmavt likewise stops its retry timer when it starts the RNR timer).
+     */
     void waitForRnr(long nowNs, int timerCode) {
+        timerArmed = false;
         rnrWaiting = true;
         rnrResumeNs = nowNs + Timers.rnrDelayNs(timerCode);
+        timerFloor.note(rnrResumeNs);
     }
 
     /** Where a retransmission of {@code w} starts. */

@@ -207,6 +207,69 @@ class RequesterCompleterTest {
     }
 
     @Test
+    void theAckTimerStopsDuringAnRnrWaitLongerThanItsTimeout() {
+        // ACK timeout 8192 ns and one retry; RNR timer code 0 asks for a wait of 655.36 ms: the
+        // responder answered, so nothing is lost and no retry may be spent while waiting
+        // (rdmavt likewise stops the retry timer when it starts the RNR timer).
+        EngineRig rig = new EngineRig(256).rts(PSN, 1, 1, 7);
+        rig.postSend(5, 10);
+        rig.t.requester.doWork(0);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take());
+        rig.acknowledge(100, AethSyndrome.rnrNak(0), 1_000);
+        long resume = 1_000 + 655_360_000L;
+        for (long t = 1_000 + 8192; t < resume; t += 8192 * 1000) {
+            rig.t.requester.onTimer(t);
+        }
+        rig.t.requester.onTimer(resume - 1);
+        assertEquals(List.of(), rig.scheduled, "no timeout during the RNR wait");
+        assertEquals(0, rig.counters.get(Counter.COMPLETER_RETRY_ERR));
+        assertEquals(QpState.RTS, rig.qp.state);
+        assertEquals(List.of(), rig.sendCq.take());
+
+        rig.t.requester.onTimer(resume);
+        assertEquals(List.of(rig.qp), rig.scheduled);
+        rig.t.requester.doWork(resume);
+        assertEquals(List.of("RC_SEND_ONLY 100"), rig.transport.take());
+        assertTrue(rig.ctx.timerFloor.due(resume + 8192), "the ACK timer runs again for the packet resent");
+        rig.ack(100, resume + 100);
+        assertEquals(List.of("5 SUCCESS SEND 10"), rig.sendCq.take());
+    }
+
+    @Test
+    void theTimerFloorIsTheAckDeadlineAndTheRnrResumeAndAScanSetsItAgain() {
+        EngineRig rig = new EngineRig(256).rts(PSN, 1, 7, 7); // ACK timeout 8192 ns
+        TimerFloor floor = rig.ctx.timerFloor;
+        assertFalse(floor.due(Long.MAX_VALUE / 2), "nothing armed: no tick visits the QPs");
+        rig.postSend(1, 10);
+        rig.postSend(2, 10);
+        rig.t.requester.doWork(0);
+        assertFalse(floor.due(8191));
+        assertTrue(floor.due(8192), "the ACK timer armed at 0");
+
+        rig.ack(100, 5_000); // progress restarts the timer at 5000: the floor stays early
+        assertTrue(floor.due(8192));
+        floor.clear(); // what the engine's tick does at 8192 before it visits the QPs
+        rig.t.requester.onTimer(8192);
+        rig.t.sendState.noteDeadlines(floor);
+        assertEquals(List.of(), rig.scheduled, "not due yet: the ACK at 5000 restarted it");
+        assertFalse(floor.due(5_000 + 8191));
+        assertTrue(floor.due(5_000 + 8192), "set again from the deadline still armed");
+
+        rig.acknowledge(101, AethSyndrome.rnrNak(1), 6_000); // RNR: resume at 16 us, the ACK timer stops
+        floor.clear();
+        rig.t.sendState.noteDeadlines(floor);
+        assertFalse(floor.due(15_999));
+        assertTrue(floor.due(16_000), "the RNR wait's end");
+
+        rig.t.requester.onTimer(16_000);
+        rig.t.requester.doWork(16_000); // the SEND goes again and its ACK timer is armed
+        floor.clear();
+        rig.t.sendState.noteDeadlines(floor);
+        assertFalse(floor.due(16_000 + 8191));
+        assertTrue(floor.due(16_000 + 8192));
+    }
+
+    @Test
     void budgetIsChargedUpToTheQpsOwnPsnAndGivenBackOnGoBackN() {
         EngineRig rig = new EngineRig(4).rts(PSN, 0, 7, 0);
         rig.postSend(1, 6 * EngineRig.MTU);
