@@ -172,7 +172,8 @@ final class SendQueueState {
      * An RNR NAK: nothing is sent before {@code nowNs} plus the delay its timer code names. The ACK
      * timer stops meanwhile: the responder answered, so nothing is lost, and a wait longer than the
      * timeout (code 0 asks for 655 ms) must not spend retries; the requester arms it again when it
-     * resends (rdmavt likewise stops its retry timer when it starts the RNR timer).
+     * resends (Linux's hfi1 and qib drivers do the same in do_rc_ack: rvt_stop_rc_timers, then
+     * rvt_add_rnr_timer).
      */
     void waitForRnr(long nowNs, int timerCode) {
         timerArmed = false;

@@ -210,7 +210,7 @@ class RequesterCompleterTest {
     void theAckTimerStopsDuringAnRnrWaitLongerThanItsTimeout() {
         // ACK timeout 8192 ns and one retry; RNR timer code 0 asks for a wait of 655.36 ms: the
         // responder answered, so nothing is lost and no retry may be spent while waiting
-        // (rdmavt likewise stops the retry timer when it starts the RNR timer).
+        // (hfi1's do_rc_ack likewise stops the retry timer when it starts the RNR timer).
         EngineRig rig = new EngineRig(256).rts(PSN, 1, 1, 7);
         rig.postSend(5, 10);
         rig.t.requester.doWork(0);
