@@ -177,12 +177,10 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
 
     @Override
     protected void configure() {
-        if (imageName.equals(DockerImageName.parse(RxeLab.imageName()).asCanonicalNameString())) {
-            // the image of this checkout: built here on first use, or a clear word why not (never a pull)
-            RxeLab.missingPrerequisite().ifPresent(m -> {
-                throw new IllegalStateException("rxe peer unavailable: " + m);
-            });
-        }
+        // the image: built here on first use, or a clear word why not (never a pull)
+        RxeLab.ensureImage(imageName).ifPresent(m -> {
+            throw new IllegalStateException("rxe peer unavailable: " + m);
+        });
         withLabel("io.jroce.rxe-peer", peerName);
         withEnv("RXE_TIMEOUT", Long.toString(guestTimeout.toSeconds()));
         withEnv("RXE_MEM", Integer.toString(memoryMiB));

@@ -82,12 +82,20 @@ public final class RxeLab {
         if (!DockerClientFactory.instance().isDockerAvailable()) {
             return "no Docker engine answers (install docker.io and start dockerd: see docs/interop-lab.md)";
         }
+        return ensureImage(image).orElse(null);
+    }
+
+    /**
+     * Makes sure {@code image} exists, building it on first use when it is the checkout's
+     * ({@link #imageName()}); what went wrong, in one line, or empty. Needs a Docker engine.
+     */
+    static synchronized Optional<String> ensureImage(String image) {
         try {
             DockerClientFactory.instance().client().inspectImageCmd(image).exec();
+            return Optional.empty();
         } catch (NotFoundException e) {
-            return buildOnFirstUse(image);
+            return Optional.ofNullable(buildOnFirstUse(image));
         }
-        return null;
     }
 
     /**
@@ -99,7 +107,16 @@ public final class RxeLab {
         if ("false".equalsIgnoreCase(System.getenv(AUTO_BUILD_ENV)) || System.getenv(IMAGE_ENV) != null) {
             return "Docker image " + image + " is not built: " + BUILD_HINT;
         }
-        Path script = imageDirectory().resolve("build.sh");
+        Path script;
+        try {
+            Path dir = imageDirectory();
+            if (!image.equals(IMAGE_REPOSITORY + ":" + imageTag(dir))) {
+                return "Docker image " + image + " does not exist (it is not the image " + dir + " builds)";
+            }
+            script = dir.resolve("build.sh");
+        } catch (IllegalStateException e) {
+            return "Docker image " + image + " is not built, and its build files are not found: " + e.getMessage();
+        }
         LOG.info("Docker image {} is not built: building it now with {} (once per machine; its log: {})",
             image, script, "target/rxe-image-build.log");
         try {
