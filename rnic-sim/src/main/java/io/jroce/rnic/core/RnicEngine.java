@@ -124,22 +124,19 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         } catch (RuntimeException e) {
             LOG.error("responses failed", e);
         }
-        do {
-            QpTransport qp;
-            while ((qp = runQueue.poll()) != null) {
-                qp.scheduled.set(false);
-                try {
-                    if (qp.qp.state == QpState.ERR) {
-                        qp.flush();
-                    } else {
-                        qp.requester.doWork(now);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.error("requester of {} failed", qp, e);
+        QpTransport qp;
+        while ((qp = runQueue.poll()) != null) {
+            qp.scheduled.set(false);
+            try {
+                if (qp.qp.state == QpState.ERR) {
+                    qp.flush();
+                } else {
+                    qp.requester.doWork(now);
                 }
+            } catch (RuntimeException e) {
+                LOG.error("requester of {} failed", qp, e);
             }
-            // Packets still free after every QP that ran: the next QP waiting for them runs now.
-        } while (context.budget.passOn());
+        }
         sender.flushIfNeeded();
     }
 

@@ -49,29 +49,17 @@ final class TransmitBudget {
         return qp.waitingForBudget;
     }
 
-    /**
-     * {@code packets} more in flight (negative: acknowledged or given up). Packets given back wake
-     * one waiting QP, not one per packet: the first QP woken takes what it can send (a message is
-     * often as large as what an ACK frees), and every QP woken after it would find nothing left and
-     * queue again (at 1,024 QPs those wake-ups were a tenth of the sender's time). The engine passes
-     * the rest on one QP at a time ({@link #passOn}) while packets stay free.
-     */
+    /** {@code packets} more in flight (negative: acknowledged or given up). */
     void add(int packets) {
         inFlight += packets;
         if (packets < 0) {
-            passOn();
+            // One QP per free packet at most: each takes at least one; later ACKs wake the rest.
+            for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free--) {
+                QpContext qp = waiting.pollFirst();
+                qp.waitingForBudget = false;
+                scheduler.schedule(qp);
+            }
         }
-    }
-
-    /** Wakes the QP that has waited longest if a packet is free; true if one was woken. */
-    boolean passOn() {
-        if (inFlight >= limit || waiting.isEmpty()) {
-            return false;
-        }
-        QpContext qp = waiting.pollFirst();
-        qp.waitingForBudget = false;
-        scheduler.schedule(qp);
-        return true;
     }
 
     /** Forgets a QP that is destroyed while it waits. */
