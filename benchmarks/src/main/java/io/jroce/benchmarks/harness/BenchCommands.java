@@ -9,6 +9,6 @@ public final class BenchCommands {
     }
 
     public static List<Command> all() {
-        return List.of(new BaselineCommand(false), new BaselineCommand(true), new BenchCommand());
+        return List.of(new BaselineCommand(false), new BaselineCommand(true), new BenchCommand(), new ColdStartCommand());
     }
 }
