@@ -25,6 +25,11 @@ public final class Configuration {
     /** The default of {@link #GRO_PROP_NAME}: on. */
     public static final boolean GRO_DEFAULT = true;
 
+    /** {@value}: warm the data path once per JVM before the first device on UDP opens ({@link DataPathWarmUp}). */
+    public static final String WARM_UP_PROP_NAME = "jroce.warmUp";
+    /** The default of {@link #WARM_UP_PROP_NAME}: on. */
+    public static final boolean WARM_UP_DEFAULT = true;
+
     /** {@value}: keep the I/O thread awake while the application busy-polls a receive CQ. */
     public static final String BUSY_POLL_PROP_NAME = "jroce.busyPoll";
     /** The default of {@link #BUSY_POLL_PROP_NAME}: off. */
@@ -180,6 +185,15 @@ public final class Configuration {
      */
     public static boolean gso() {
         return bool(GSO_PROP_NAME, GSO_DEFAULT);
+    }
+
+    /**
+     * Whether the first device on UDP warms the data path first ({@value #WARM_UP_PROP_NAME}).
+     *
+     * @return the property's value, or its default
+     */
+    public static boolean warmUp() {
+        return bool(WARM_UP_PROP_NAME, WARM_UP_DEFAULT);
     }
 
     /**

@@ -102,6 +102,8 @@ public final class SoftRnic {
         private PacketTrace faultTrace;
         private Path pcap;
         private boolean gso = Configuration.gso();
+        /** For {@link DataPathWarmUp}'s devices: no event log, whatever {@code jroce.eventLogDir} says. */
+        private boolean noEventLog;
         private boolean gro = Configuration.gro();
         private boolean busyPoll = Configuration.busyPoll();
         private long memoryBudget = Configuration.memoryBudget();
@@ -300,7 +302,16 @@ public final class SoftRnic {
         }
 
         /** The event log asked for, started; null when none was. */
+        /** No event log even where {@code jroce.eventLogDir} asks for one (the warm-up's devices). */
+        Builder withoutEventLog() {
+            this.noEventLog = true;
+            return this;
+        }
+
         private EventLog openEventLog(List<Gid> gids, LongSupplier clock, boolean virtualTime) {
+            if (noEventLog) {
+                return null;
+            }
             Path file = eventLogPath;
             Path dir = Configuration.eventLogDir();
             if (file == null && eventLogStream == null && dir != null) {
@@ -458,6 +469,7 @@ public final class SoftRnic {
          * @return the open device, the caller's to close
          */
         public RdmaDevice open() {
+            DataPathWarmUp.once(); // the first device of the JVM: its first operation must not race class loading
             if (progressMode == ProgressMode.INVOKER) {
                 return openInvoker();
             }

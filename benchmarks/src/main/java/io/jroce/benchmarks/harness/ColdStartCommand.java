@@ -40,7 +40,7 @@ final class ColdStartCommand implements Command {
     @Override
     public String usage() {
         return """
-            usage: jroce cold_start [--runs N] [--mode both|event_loop|invoker] [--port PORT]
+            usage: jroce cold_start [--runs N] [--mode both|event_loop|invoker] [--port PORT] [--no-warm-up]
 
             Starts N fresh JVMs per progress mode (default 10, modes alternating), each opening two
             devices on 127.0.0.1 and 127.0.0.2 (UDP port PORT, default 14795), connecting an RC QP
@@ -49,6 +49,8 @@ final class ColdStartCommand implements Command {
             opens, the devices open to the post (resources, connection), the post to its completion,
             and the devices open to the first completion (target: median under 20 ms, maximum
             under the ACK timeout), and how many runs retransmitted (the first WRITE taken for lost).
+            --no-warm-up runs the JVMs with -Djroce.warmUp=false (no warm-up of the data path at the
+            first open), for comparison.
             """;
     }
 
@@ -57,12 +59,14 @@ final class ColdStartCommand implements Command {
         int runs = 10;
         String modes = "both";
         int port = 14795;
+        boolean warmUp = true;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--runs" -> runs = positive(a, value(args, ++i, a));
                 case "--mode" -> modes = value(args, ++i, a).toLowerCase(Locale.ROOT);
                 case "--port" -> port = positive(a, value(args, ++i, a));
+                case "--no-warm-up" -> warmUp = false;
                 default -> throw new UsageException("unknown argument: " + a);
             }
         }
@@ -77,7 +81,7 @@ final class ColdStartCommand implements Command {
             for (String mode : order) {
                 ColdStartResult r;
                 try {
-                    r = launch(mode, port);
+                    r = launch(mode, port, warmUp);
                 } catch (IOException | IllegalStateException e) {
                     err.println("jroce cold_start: run " + run + " (" + mode + ") failed: " + e.getMessage());
                     return ExitStatus.FAILED;
@@ -120,9 +124,9 @@ final class ColdStartCommand implements Command {
     }
 
     /** One probe in a fresh JVM: this JVM's java and class path. */
-    private static ColdStartResult launch(String mode, int port) throws IOException, InterruptedException {
+    private static ColdStartResult launch(String mode, int port, boolean warmUp) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        Process p = new ProcessBuilder(java, "-Djroce.warmUp=" + warmUp, "-cp", System.getProperty("java.class.path"),
             ColdStartProbe.class.getName(), mode, Integer.toString(port)).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(2, TimeUnit.MINUTES)) {
