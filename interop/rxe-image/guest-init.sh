@@ -98,7 +98,7 @@ if [ "$keep" = 1 ]; then
     stty -F /dev/ttyS1 raw -echo || fail "no second serial port for commands"
     exec 3< /dev/ttyS1
     while read -r id line <&3; do
-        case $id in *[!0-9]*|'') echo "RXE-PEER-ERROR unreadable command line on ttyS1"; continue ;; esac
+        case $id in *[!0-9]*|'') echo "rxe-peer: ignored an unreadable command line on ttyS1"; continue ;; esac
         (
             c=$(echo "$line" | base64 -d) || { echo "RXE-PEER-DONE $id 125"; exit; }
             echo "RXE-PEER-START $id"

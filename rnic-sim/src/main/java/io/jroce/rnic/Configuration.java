@@ -140,6 +140,10 @@ public final class Configuration {
             "UDP segmentation offload: a run of same-size packets to one peer leaves as one GSO send"),
         new Property(GRO_PROP_NAME, String.valueOf(GRO_DEFAULT),
             "UDP receive offload: a coalesced run of datagrams is read in one system call"),
+        new Property(WARM_UP_PROP_NAME, String.valueOf(WARM_UP_DEFAULT),
+            "the first device on UDP a JVM opens first runs a SEND, WRITE, READ and atomic between two devices on a private"
+            + " simulated fabric, so that the application's first operation does not race class loading against its ACK"
+            + " timer (adds about 60-300 ms to that open; docs/benchmarks.md, `jroce cold_start`)"),
         new Property(BUSY_POLL_PROP_NAME, BUSY_POLL_DEFAULT + " (perftest twins: " + PERFTEST_BUSY_POLL_DEFAULT + ")",
             "the I/O thread polls its sockets without sleeping while the application polls an empty receive CQ"),
         new Property(PROGRESS_PROP_NAME, "eventLoop",
