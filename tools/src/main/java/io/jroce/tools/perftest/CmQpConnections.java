@@ -182,6 +182,14 @@ final class CmQpConnections implements AutoCloseable {
             }
         }
         int connectsLeft = p.numQps;
+        // The first QP connects alone; the others once it is ESTABLISHED. perftest's server starts
+        // listening only after its TCP handshake, so a client whose REQs are all in flight can have
+        // the first refused (REJ 8) and a later one taken: the attempt then fails, and the REJ that
+        // ends the taken one reaches a server that is creating its QP for it, which rdma_create_qp
+        // refuses (EINVAL) and the server exits (docs/perftest-twins.md). One REQ first costs a
+        // round trip; a refused one is retried with nothing else outstanding.
+        List<RdmaCmId> held = new ArrayList<>();
+        boolean firstEstablished = false;
         while (connectsLeft > 0) {
             RdmaCmEvent event = take();
             try {
@@ -200,10 +208,13 @@ final class CmQpConnections implements AutoCloseable {
                         id.resolveRoute(CmControlChannel.RESOLVE_TIMEOUT_MS);
                     }
                     case ROUTE_RESOLVED -> {
-                        QueuePair qp = createQp(id);
-                        id.connect(connParam());
-                        connected.add(id);
-                        qps.add(qp);
+                        qps.add(createQp(id));
+                        if (firstEstablished || id == nodes.get(0)) {
+                            id.connect(connParam());
+                            connected.add(id);
+                        } else {
+                            held.add(id);
+                        }
                     }
                     case ESTABLISHED -> {
                         if (p.qpType == QpType.UD) {
@@ -211,6 +222,14 @@ final class CmQpConnections implements AutoCloseable {
                         }
                         connectsLeft--;
                         disconnectsLeft++;
+                        if (!firstEstablished) {
+                            firstEstablished = true;
+                            for (RdmaCmId h : held) {
+                                h.connect(connParam());
+                                connected.add(h);
+                            }
+                            held.clear();
+                        }
                     }
                     case ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR, UNREACHABLE, REJECTED ->
                         throw new AttemptFailed(eventError(event));

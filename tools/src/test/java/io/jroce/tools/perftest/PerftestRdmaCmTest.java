@@ -160,6 +160,44 @@ class PerftestRdmaCmTest {
     }
 
     /**
+     * With several QPs the client connects the first test QP alone and the others once it is
+     * ESTABLISHED (docs/perftest-twins.md: perftest's own server listens after its handshake, and a
+     * refused first REQ with a sibling's in flight made it exit). In the client's capture the last
+     * two REQs, its test QPs', have the first one's RTU (sent on its REP, before ESTABLISHED)
+     * between them.
+     */
+    @Test
+    void theSecondTestQpConnectsOnlyOnceTheFirstIsEstablished(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+        throws Exception {
+        java.nio.file.Path pcap = dir.resolve("client.pcap");
+        List<Side> sides = runPair("write_bw", List.of(SERVER), SERVER, List.of("--pcap", pcap.toString()), "-n", "20",
+            "-q", "2");
+        String transcript = sides.get(0).transcript("server") + "\n" + sides.get(1).transcript("client");
+        assertEquals(0, sides.get(0).status, transcript);
+        assertEquals(0, sides.get(1).status, transcript);
+        StringBuilder sent = new StringBuilder(); // the client's CM MADs to the server, in order: Q = REQ, U = RTU
+        int server = java.nio.ByteBuffer.wrap(java.net.InetAddress.getByName(SERVER).getAddress()).getInt();
+        for (io.jroce.stack.pcap.RoceFrame f : io.jroce.stack.pcap.RoceFrame.read(pcap)) {
+            byte[] r = f.roce();
+            int mad = 12 + 8;
+            if (f.destQp() != 1 || r.length < mad + 256 || f.dstIpv4() != server) {
+                continue;
+            }
+            int attribute = ((r[mad + 16] & 0xFF) << 8) | (r[mad + 17] & 0xFF);
+            if (attribute == 0x10) {
+                sent.append('Q');
+            } else if (attribute == 0x14) {
+                sent.append('U');
+            }
+        }
+        String mads = sent.toString();
+        int last = mads.lastIndexOf('Q');
+        int before = mads.lastIndexOf('Q', last - 1);
+        assertTrue(before >= 0 && mads.substring(before, last).contains("U"),
+            "an RTU between the test QPs' REQs: " + mads);
+    }
+
+    /**
      * perftest 4.5-0.17 resolves the server with getaddrinfo(AF_INET), -R or not (--ipv6-addr came
      * later): an IPv6 server address fails with gai_strerror's line first, as the rxe lab's
      * ib_write_bw -R prints it, then the caller's lines, and exit status 1.
