@@ -373,7 +373,7 @@ public final class SimulatedFabric {
         }
     }
 
-    /** Whether the caller is inside {@link #runUntil} (a task, delivery or ticker it runs). */
+    /** {@return whether the caller is inside {@link #runUntil} (a task, delivery or ticker it runs)} */
     public boolean running() {
         return running > 0 && owner == Thread.currentThread();
     }

@@ -29,6 +29,10 @@ public final class GsoSegments {
     /**
      * The packets of {@code whole}: itself when its ICRC verifies or no segment size fits, else
      * one frame per segment (with the frame's index, and the IPv4 ID the segment carried).
+     *
+     * @param whole a captured frame, perhaps a GSO run of several packets
+     * @param check what tells whether a packet's ICRC verifies
+     * @return the packets, in order
      */
     public static List<RoceFrame> split(RoceFrame whole, IcrcCheck check) {
         if (check.verifies(whole)) {

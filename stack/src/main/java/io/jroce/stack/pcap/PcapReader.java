@@ -28,7 +28,9 @@ public final class PcapReader {
     public static final int LINKTYPE_LINUX_SLL = 113;
     /** Linux "cooked" capture v2: a 20-byte pseudo header. */
     public static final int LINKTYPE_LINUX_SLL2 = 276;
+    /** The link type of raw IPv4 packets (LINKTYPE_IPV4). */
     public static final int LINKTYPE_IPV4 = 228;
+    /** The link type of raw IPv6 packets (LINKTYPE_IPV6). */
     public static final int LINKTYPE_IPV6 = 229;
 
     private static final int PCAP_HEADER = 24;

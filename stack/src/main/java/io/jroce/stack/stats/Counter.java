@@ -160,7 +160,7 @@ public enum Counter {
         this.drop = counterName.startsWith("drop_") || counterName.startsWith("cm_drop_");
     }
 
-    /** Whether the counter counts discarded packets or messages (its name starts with drop_ or cm_drop_). */
+    /** {@return whether the counter counts discarded packets or messages (its name starts with drop_ or cm_drop_)} */
     public boolean isDrop() {
         return drop;
     }

@@ -38,7 +38,11 @@ public final class Counters {
         }
     }
 
-    /** Who hears of drops; null for nobody. */
+    /**
+     * Who hears of drops.
+     *
+     * @param listener the listener, or null for nobody
+     */
     public void dropListener(DropListener listener) {
         this.dropListener = listener;
     }
