@@ -14,17 +14,17 @@ public final class GuestCommand {
         this.console = console;
     }
 
-    /** The number that names its markers on the console ({@code RXE-PEER-START id}, {@code RXE-PEER-DONE id status}). */
+    /** {@return the number that names its markers on the console ({@code RXE-PEER-START id}, {@code RXE-PEER-DONE id status})} */
     public int id() {
         return id;
     }
 
-    /** The command as the guest runs it. */
+    /** {@return the command as the guest runs it} */
     public String command() {
         return command;
     }
 
-    /** True once the guest reported its exit status. */
+    /** {@return whether the guest reported the command's exit status} */
     public boolean isDone() {
         return console.commandDone(id);
     }
@@ -33,6 +33,8 @@ public final class GuestCommand {
      * Waits until it has ended: its exit status and output (the console's lines between its start
      * and done markers: lines other commands printed meanwhile are among them).
      *
+     * @param timeout the longest wait
+     * @return how the command ended
      * @throws IllegalStateException if the guest fails or ends first, or the wait runs out
      */
     public GuestResult awaitExit(Duration timeout) {
@@ -40,7 +42,13 @@ public final class GuestCommand {
         return console.result(id);
     }
 
-    /** Waits for a line of its output containing {@code fragment} (e.g. a server's "listening") and returns it. */
+    /**
+     * Waits for a line of its output containing {@code fragment} (e.g. a server's "listening") and returns it.
+     *
+     * @param fragment what the line contains
+     * @param timeout the longest wait
+     * @return the first such line
+     */
     public String awaitOutput(String fragment, Duration timeout) {
         String[] found = new String[1];
         console.await(c -> {

@@ -39,6 +39,9 @@ public final class GuestProgram {
      * Compiles {@code source} with {@code -O2 -Wall}, linked with libibverbs and then
      * {@code extraArgs} (e.g. {@code -lrdmacm}), into a directory of its own.
      *
+     * @param image the rxe peer image whose libibverbs and librdmacm the program is built against
+     * @param source the C source file
+     * @param extraArgs more arguments for the compiler (libraries, definitions)
      * @return the executable, named as the source without {@code .c}
      * @throws IllegalStateException with the compiler's output when it fails
      */

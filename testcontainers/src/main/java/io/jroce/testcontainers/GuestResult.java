@@ -7,7 +7,7 @@ import java.util.List;
  * console, without the markers) and the whole console so far, for failure messages.
  */
 public record GuestResult(int exitStatus, List<String> output, String console) {
-    /** The command's output as one text. */
+    /** {@return the command's output as one text} */
     public String outputText() {
         return String.join("\n", output);
     }

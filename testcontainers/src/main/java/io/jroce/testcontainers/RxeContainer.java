@@ -77,7 +77,11 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         this(DockerImageName.parse(RxeLab.imageName()));
     }
 
-    /** Another build of the rxe peer image ({@code jroce/rxe-peer:TAG}, or one declared compatible). */
+    /**
+     * Another build of the rxe peer image ({@code jroce/rxe-peer:TAG}, or one declared compatible).
+     *
+     * @param image the image to run
+     */
     public RxeContainer(DockerImageName image) {
         super(image);
         image.assertCompatibleWith(DEFAULT_IMAGE_NAME);
@@ -93,7 +97,12 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         withLogConsumer(console::accept);
     }
 
-    /** A name for the logs and the container's label (default {@code rxe-N}). */
+    /**
+     * A name for the logs and the container's label (default {@code rxe-N}).
+     *
+     * @param name the name in the logs
+     * @return this container
+     */
     public RxeContainer withPeerName(String name) {
         this.peerName = Objects.requireNonNull(name, "name");
         return self();
@@ -103,6 +112,9 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
      * Makes this a one-command guest: the shell command runs after {@code rxe0} is up (busybox sh;
      * at most about 1000 characters, it travels on the kernel's command line), then the guest
      * powers off and the container exits with its status.
+     *
+     * @param command the shell command, run in the guest
+     * @return this container
      */
     public RxeContainer withGuestCommand(String command) {
         this.guestCommand = Objects.requireNonNull(command, "command");
@@ -113,13 +125,20 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
      * For a one-command client: run it again while it fails only because its server is not
      * listening yet ("Couldn't connect to", an RDMA CM reject), up to 120 times a second apart. In a
      * kept guest, prefix a command with {@code retry-refused } for the same.
+     *
+     * @return this container
      */
     public RxeContainer withRetryWhileRefused() {
         this.retryWhileRefused = true;
         return self();
     }
 
-    /** The network to join (default: Docker's default bridge). The caller closes it. */
+    /**
+     * The network to join (default: Docker's default bridge). The caller closes it.
+     *
+     * @param network the network to join
+     * @return this container
+     */
     public RxeContainer withRxeNetwork(RxeNetwork network) {
         this.network = Objects.requireNonNull(network, "network");
         return self();
@@ -128,6 +147,9 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
     /**
      * A one-command guest kills its command after this long; a kept guest powers off after this
      * long (default 5 minutes). A guard, not a pace: it ends a guest a crashed test left behind.
+     *
+     * @param timeout the guest's time, at least 1 s
+     * @return this container
      */
     public RxeContainer withGuestTimeout(Duration timeout) {
         if (timeout.toSeconds() < 1) {
@@ -137,7 +159,12 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         return self();
     }
 
-    /** Guest memory (default 320 MiB). */
+    /**
+     * Guest memory (default 320 MiB).
+     *
+     * @param mib the guest's memory in MiB
+     * @return this container
+     */
     public RxeContainer withGuestMemoryMiB(int mib) {
         if (mib < 128) {
             throw new IllegalArgumentException("guest memory below 128 MiB: " + mib);
@@ -149,6 +176,10 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
     /**
      * Puts a host file into the guest at {@code guestPath} (absolute) with mode 0755, given before
      * {@link #start()} (the file joins the guest's initramfs when it boots).
+     *
+     * @param hostFile the file on this host
+     * @param guestPath where the file goes in the guest
+     * @return this container
      */
     public RxeContainer withGuestFile(Path hostFile, String guestPath) {
         Objects.requireNonNull(hostFile, "hostFile");
@@ -163,6 +194,10 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
      * {@code cc} against the image's libibverbs and librdmacm; {@code extraArgs} e.g. {@code -lrdmacm})
      * and puts it on the guest's PATH in {@value #GUEST_PROGRAM_DIR}, named as the source without
      * {@code .c}. Compiles at once: a compiler error is thrown here, with its output.
+     *
+     * @param cSource the C source, compiled on this host against the image's libibverbs and librdmacm
+     * @param extraArgs more arguments for the compiler (libraries, definitions)
+     * @return this container
      */
     public RxeContainer withGuestProgram(Path cSource, String... extraArgs) {
         Path binary = GuestProgram.compile(imageName, cSource, extraArgs);
@@ -211,44 +246,44 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
             ipv6 == null ? "" : " " + ipv6, mac);
     }
 
-    /** The name in the logs. */
+    /** {@return the name in the logs} */
     public String peerName() {
         return peerName;
     }
 
-    /** True for a guest that takes commands ({@link #run}, {@link #launch}); false for a one-command guest. */
+    /** {@return whether the guest takes commands ({@link #run}, {@link #launch}), rather than running one} */
     public boolean isKept() {
         return guestCommand == null;
     }
 
-    /** The guest's IPv4 address (the container's). */
+    /** {@return the guest's IPv4 address (the container's)} */
     public String ipv4() {
         return started(ipv4);
     }
 
-    /** Prefix length of {@link #ipv4()}. */
+    /** {@return the prefix length of {@link #ipv4()}} */
     public int ipv4PrefixLength() {
         started(ipv4);
         return ipv4PrefixLength;
     }
 
-    /** The guest's global IPv6 address, on a network with IPv6 (rxe's GID 2). */
+    /** {@return the guest's global IPv6 address, on a network with IPv6 (rxe's GID 2)} */
     public Optional<String> ipv6() {
         started(ipv4);
         return Optional.ofNullable(ipv6);
     }
 
-    /** The guest's link-local address (fe80:: with the EUI-64 of its MAC), rxe's GID 0; scope: {@link RxeNetwork#hostInterface()}. */
+    /** {@return the guest's link-local address (fe80:: with the EUI-64 of its MAC), rxe's GID 0; scope: {@link RxeNetwork#hostInterface()}} */
     public String ipv6LinkLocal() {
         return linkLocal(started(mac));
     }
 
-    /** The guest NIC's MAC address (the container's). */
+    /** {@return the guest NIC's MAC address (the container's)} */
     public String mac() {
         return started(mac);
     }
 
-    /** The network the guest is on; the host is at {@link RxeNetwork#hostIpv4()} there. */
+    /** {@return the network the guest is on; the host is at {@link RxeNetwork#hostIpv4()} there} */
     public synchronized RxeNetwork rxeNetwork() {
         if (network == null) {
             network = RxeNetwork.dockerDefault();
@@ -256,7 +291,7 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         return network;
     }
 
-    /** The container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace. */
+    /** {@return the container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace} */
     public long containerPid() {
         Long pid = getDockerClient().inspectContainerCmd(getContainerId()).exec().getState().getPidLong();
         if (pid == null || pid <= 0) {
@@ -269,6 +304,8 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
      * Waits until rxe0 is up in the guest and returns its GID table as the guest printed it (index
      * order: 0 the fe80:: link-local, 1 the IPv4-mapped address, 2.. global IPv6).
      *
+     * @param timeout the longest wait
+     * @return the GIDs, index 0 first
      * @throws IllegalStateException if the guest fails or ends first, or the wait runs out
      */
     public List<String> awaitReady(Duration timeout) {
@@ -276,7 +313,13 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         return console.gids();
     }
 
-    /** Waits for a console line containing {@code fragment} and returns it (e.g. "local address:" of a server). */
+    /**
+     * Waits for a console line containing {@code fragment} and returns it (e.g. "local address:" of a server).
+     *
+     * @param fragment what the line contains
+     * @param timeout the longest wait
+     * @return the first such line
+     */
     public String awaitOutput(String fragment, Duration timeout) {
         String[] found = new String[1];
         console.await(c -> (found[0] = c.firstLineContaining(fragment, -1)) != null, timeout,
@@ -287,6 +330,8 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
     /**
      * A one-command guest: waits until the command has ended and the guest reported its exit status.
      *
+     * @param timeout the longest wait
+     * @return how the command ended
      * @throws IllegalStateException for a kept guest, or if the guest could not be set up, stopped
      *                               without reporting, or the wait runs out
      */
@@ -302,6 +347,8 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
      * Hands a kept guest a shell command (busybox sh, stdin empty; below about 3000 characters) and
      * returns at once: it runs in the guest's background, beside any others.
      *
+     * @param command the shell command, run in the guest
+     * @return the command, running
      * @throws IllegalStateException for a one-command guest, before {@link #start()}, or if the
      *                               command cannot be handed over
      */
@@ -328,12 +375,18 @@ public class RxeContainer extends GenericContainer<RxeContainer> {
         return new GuestCommand(id, command, console);
     }
 
-    /** {@link #launch} and {@link GuestCommand#awaitExit}: the command's result, whatever its status. */
+    /**
+     * {@link #launch} and {@link GuestCommand#awaitExit}: the command's result, whatever its status.
+     *
+     * @param command the shell command, run in the guest
+     * @param timeout the longest wait
+     * @return how the command ended
+     */
     public GuestResult run(String command, Duration timeout) {
         return launch(command).awaitExit(timeout);
     }
 
-    /** Everything the container printed so far, one entry per line. */
+    /** {@return everything the container printed so far, one entry per line} */
     public List<String> consoleLines() {
         return console.lines();
     }

@@ -44,7 +44,7 @@ public final class RxeLab {
     private RxeLab() {
     }
 
-    /** True when the environment variable {@code CI} is {@code true}: then nothing may be skipped. */
+    /** {@return whether the environment variable {@code CI} is {@code true}: then nothing may be skipped} */
     public static boolean onCi() {
         return "true".equalsIgnoreCase(System.getenv("CI"));
     }
@@ -53,6 +53,8 @@ public final class RxeLab {
      * What keeps rxe peers from running here, in one line, or empty when they can run. Checked once
      * per JVM: the build directory, Ryuk disabled, {@code /dev/net/tun}, a Docker engine, the image
      * (built here if it is missing and the host can).
+     *
+     * @return what is missing, or empty when nothing is
      */
     public static synchronized Optional<String> missingPrerequisite() {
         if (missing == null) {
@@ -145,7 +147,7 @@ public final class RxeLab {
         }
     }
 
-    /** The image to run: {@value #IMAGE_ENV} if set, else {@code jroce/rxe-peer:<hash of the build files>}. */
+    /** {@return the image to run: {@value #IMAGE_ENV} if set, else {@code jroce/rxe-peer:<hash of the build files>}} */
     public static String imageName() {
         String override = System.getenv(IMAGE_ENV);
         if (override != null && !override.isBlank()) {

@@ -48,7 +48,7 @@ public final class RxeNetwork implements AutoCloseable {
         this.hostInterface = hostInterface;
     }
 
-    /** Docker's default bridge ({@code docker0}); closing it does nothing. */
+    /** {@return Docker's default bridge ({@code docker0}); closing it does nothing} */
     public static RxeNetwork dockerDefault() {
         com.github.dockerjava.api.model.Network info = inspect(DEFAULT_BRIDGE);
         String iface = info.getOptions().getOrDefault("com.docker.network.bridge.name", "docker0");
@@ -56,6 +56,7 @@ public final class RxeNetwork implements AutoCloseable {
         return new RxeNetwork(null, info.getId(), mtu, hostAddress(iface, info, false), hostAddress(iface, info, true), iface);
     }
 
+    /** {@return a builder of a network of the test's own} */
     public static Builder builder() {
         return new Builder();
     }
@@ -68,13 +69,22 @@ public final class RxeNetwork implements AutoCloseable {
         private Builder() {
         }
 
-        /** Adds a random unique-local IPv6 /64: peers and host then also get global IPv6 addresses (rxe GID index 2). */
+        /**
+         * Adds a random unique-local IPv6 /64: peers and host then also get global IPv6 addresses (rxe GID index 2).
+         *
+         * @return this builder
+         */
         public Builder ipv6() {
             this.ipv6 = true;
             return this;
         }
 
-        /** The MTU of the peers' interfaces; 9000 allows rxe path MTU 4096 (the host bridge is raised too). */
+        /**
+         * The MTU of the peers' interfaces; 9000 allows rxe path MTU 4096 (the host bridge is raised too).
+         *
+         * @param mtu the MTU, 1280 to 9000
+         * @return this builder
+         */
         public Builder mtu(int mtu) {
             if (mtu < 1280 || mtu > 9000) {
                 throw new IllegalArgumentException("MTU " + mtu + " outside 1280..9000");
@@ -83,7 +93,11 @@ public final class RxeNetwork implements AutoCloseable {
             return this;
         }
 
-        /** Creates the network now. */
+        /**
+         * Creates the network now.
+         *
+         * @return the network, the caller's to close
+         */
         public RxeNetwork create() {
             Map<String, String> options = new HashMap<>();
             options.put("com.docker.network.driver.mtu", Integer.toString(mtu));
@@ -115,27 +129,27 @@ public final class RxeNetwork implements AutoCloseable {
         }
     }
 
-    /** The host's IPv4 address on this network's bridge (the peers' gateway). */
+    /** {@return the host's IPv4 address on this network's bridge (the peers' gateway)} */
     public String hostIpv4() {
         return hostIpv4;
     }
 
-    /** The host's global IPv6 address on the bridge, when the network has an IPv6 subnet. */
+    /** {@return the host's global IPv6 address on the bridge, when the network has an IPv6 subnet} */
     public Optional<String> hostIpv6() {
         return Optional.ofNullable(hostIpv6);
     }
 
-    /** The host's bridge interface ({@code docker0}, {@code br-<id>}): the scope of link-local addresses. */
+    /** {@return the host's bridge interface ({@code docker0}, {@code br-<id>}): the scope of link-local addresses} */
     public String hostInterface() {
         return hostInterface;
     }
 
-    /** The MTU the peers' interfaces get. */
+    /** {@return the MTU the peers' interfaces get} */
     public int mtu() {
         return mtu;
     }
 
-    /** Docker's network ID. */
+    /** {@return Docker's network ID} */
     public String id() {
         return id;
     }

@@ -62,11 +62,17 @@ public final class RxePeer implements AutoCloseable {
         this.container = c;
     }
 
-    /** Starts a guest on Docker's default bridge running {@code command}. */
+    /**
+     * Starts a guest on Docker's default bridge running {@code command}.
+     *
+     * @param command the shell command, run in the guest
+     * @return the started peer, the caller's to close
+     */
     public static RxePeer start(String command) {
         return builder().command(command).start();
     }
 
+    /** {@return a builder of a peer: its command is required} */
     public static Builder builder() {
         return new Builder();
     }
@@ -88,13 +94,22 @@ public final class RxePeer implements AutoCloseable {
          * A C program of the user's for the guest, compiled on this host when the peer starts
          * ({@link RxeContainer#withGuestProgram}) and on the guest's PATH under its source's name
          * without {@code .c}.
+         *
+         * @param cSource the C source, compiled on this host against the image's libibverbs and librdmacm
+         * @param extraArgs more arguments for the compiler (libraries, definitions)
+         * @return this builder
          */
         public Builder program(Path cSource, String... extraArgs) {
             programs.add(new Program(Objects.requireNonNull(cSource, "cSource"), extraArgs.clone()));
             return this;
         }
 
-        /** A name for the logs (default {@code rxe-N}). */
+        /**
+         * A name for the logs (default {@code rxe-N}).
+         *
+         * @param name the name in the logs
+         * @return this builder
+         */
         public Builder name(String name) {
             this.name = name;
             return this;
@@ -104,6 +119,9 @@ public final class RxePeer implements AutoCloseable {
          * The shell command run in the guest after {@code rdma link add rxe0 type rxe netdev eth0}
          * (busybox sh; rdma-core's ibverbs-utils, perftest and rdmacm-utils, {@code rdma}, {@code
          * ibv_devinfo} are on the PATH). At most about 1000 characters.
+         *
+         * @param command the shell command, run in the guest
+         * @return this builder
          */
         public Builder command(String command) {
             this.command = Objects.requireNonNull(command, "command");
@@ -113,19 +131,31 @@ public final class RxePeer implements AutoCloseable {
         /**
          * For a client: run the command again while it fails only because its server is not
          * listening yet ("Couldn't connect to", an RDMA CM reject), up to 120 times a second apart.
+         *
+         * @return this builder
          */
         public Builder retryWhileRefused() {
             this.retryWhileRefused = true;
             return this;
         }
 
-        /** The network to join (default: Docker's default bridge). The caller closes it. */
+        /**
+         * The network to join (default: Docker's default bridge). The caller closes it.
+         *
+         * @param network the network to join
+         * @return this builder
+         */
         public Builder network(RxeNetwork network) {
             this.network = network;
             return this;
         }
 
-        /** The guest kills the command after this long (default 5 minutes): a guard, not a pace. */
+        /**
+         * The guest kills the command after this long (default 5 minutes): a guard, not a pace.
+         *
+         * @param timeout how long the guest lets the command run, at least 1 s
+         * @return this builder
+         */
         public Builder guestTimeout(Duration timeout) {
             if (timeout.toSeconds() < 1) {
                 throw new IllegalArgumentException("guest timeout below 1 s: " + timeout);
@@ -134,13 +164,22 @@ public final class RxePeer implements AutoCloseable {
             return this;
         }
 
-        /** Guest memory (default 320 MiB). */
+        /**
+         * Guest memory (default 320 MiB).
+         *
+         * @param mib the guest's memory in MiB
+         * @return this builder
+         */
         public Builder memoryMiB(int mib) {
             this.memoryMiB = mib;
             return this;
         }
 
-        /** Starts the container (the guest then boots on its own: see {@link #awaitReady}). */
+        /**
+         * Starts the container (the guest then boots on its own: see {@link #awaitReady}).
+         *
+         * @return the started peer, the caller's to close
+         */
         public RxePeer start() {
             if (command == null) {
                 throw new IllegalStateException("no command");
@@ -159,47 +198,47 @@ public final class RxePeer implements AutoCloseable {
     private record Program(Path source, String[] extraArgs) {
     }
 
-    /** The name in the logs. */
+    /** {@return the name in the logs} */
     public String name() {
         return container.peerName();
     }
 
-    /** The command as the guest runs it. */
+    /** {@return the command as the guest runs it} */
     public String command() {
         return command;
     }
 
-    /** The guest's IPv4 address (the container's). */
+    /** {@return the guest's IPv4 address (the container's)} */
     public String ipv4() {
         return container.ipv4();
     }
 
-    /** Prefix length of {@link #ipv4()}. */
+    /** {@return the prefix length of {@link #ipv4()}} */
     public int ipv4PrefixLength() {
         return container.ipv4PrefixLength();
     }
 
-    /** The guest's global IPv6 address, on a network with IPv6. */
+    /** {@return the guest's global IPv6 address, on a network with IPv6} */
     public Optional<String> ipv6() {
         return container.ipv6();
     }
 
-    /** The guest's link-local address (fe80:: with the EUI-64 of its MAC), rxe's GID 0; scope: {@link RxeNetwork#hostInterface()}. */
+    /** {@return the guest's link-local address (fe80:: with the EUI-64 of its MAC), rxe's GID 0; scope: {@link RxeNetwork#hostInterface()}} */
     public String ipv6LinkLocal() {
         return container.ipv6LinkLocal();
     }
 
-    /** The guest NIC's MAC address (the container's). */
+    /** {@return the guest NIC's MAC address (the container's)} */
     public String mac() {
         return container.mac();
     }
 
-    /** The container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace. */
+    /** {@return the container's main process on this host (QEMU): {@code nsenter -t <pid> -n} enters its network namespace} */
     public long containerPid() {
         return container.containerPid();
     }
 
-    /** The network the peer is on; the host is at {@link RxeNetwork#hostIpv4()} there. */
+    /** {@return the network the peer is on; the host is at {@link RxeNetwork#hostIpv4()} there} */
     public RxeNetwork network() {
         return network;
     }
@@ -208,13 +247,21 @@ public final class RxePeer implements AutoCloseable {
      * Waits until rxe0 is up in the guest and returns its GID table as the guest printed it
      * (index order; e.g. {@code fe80:0000:...}, {@code 0000:...:ffff:ac11:0002}).
      *
+     * @param timeout the longest wait
+     * @return the GIDs, index 0 first
      * @throws IllegalStateException if the guest fails or ends first, or the wait runs out
      */
     public List<String> awaitReady(Duration timeout) {
         return container.awaitReady(timeout);
     }
 
-    /** Waits for a console line containing {@code fragment} and returns it (e.g. "local address:" of a server). */
+    /**
+     * Waits for a console line containing {@code fragment} and returns it (e.g. "local address:" of a server).
+     *
+     * @param fragment what the line contains
+     * @param timeout the longest wait
+     * @return the first such line
+     */
     public String awaitOutput(String fragment, Duration timeout) {
         return container.awaitOutput(fragment, timeout);
     }
@@ -222,6 +269,8 @@ public final class RxePeer implements AutoCloseable {
     /**
      * Waits until the command has ended and the guest reported its exit status.
      *
+     * @param timeout the longest wait
+     * @return how the command ended
      * @throws IllegalStateException if the guest could not be set up, stopped without reporting,
      *                               or the wait runs out
      */
@@ -229,7 +278,7 @@ public final class RxePeer implements AutoCloseable {
         return container.awaitExit(timeout);
     }
 
-    /** Everything the container printed so far, one entry per line. */
+    /** {@return everything the container printed so far, one entry per line} */
     public List<String> consoleLines() {
         return container.consoleLines();
     }
