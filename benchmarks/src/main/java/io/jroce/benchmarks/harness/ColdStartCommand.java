@@ -7,6 +7,7 @@ import io.jroce.tools.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,6 +42,7 @@ final class ColdStartCommand implements Command {
     public String usage() {
         return """
             usage: jroce cold_start [--runs N] [--mode both|event_loop|invoker] [--port PORT] [--no-warm-up]
+                                    [--jmx] [--cds]
 
             Starts N fresh JVMs per progress mode (default 10, modes alternating), each opening two
             devices on 127.0.0.1 and 127.0.0.2 (UDP port PORT, default 14795), connecting an RC QP
@@ -48,9 +50,13 @@ final class ColdStartCommand implements Command {
             RDMA WRITE. Prints, per mode, the median and range of: the JVM's start to main, the two
             opens, the devices open to the post (resources, connection), the post to its completion,
             and the devices open to the first completion (target: median under 20 ms, maximum
-            under the ACK timeout), and how many runs retransmitted (the first WRITE taken for lost).
+            under the ACK timeout), the same from the first open() call (the open included), and how
+            many runs retransmitted (the first WRITE taken for lost); the load average before and after.
             --no-warm-up runs the JVMs with -Djroce.warmUp=false (no warm-up of the data path at the
             first open), for comparison.
+            --jmx opens the devices with their MBeans, as a program gets them unless it turns JMX off.
+            --cds adds each mode started from a dynamic class-data-sharing archive of its own, which a
+            training JVM per mode writes first (-XX:ArchiveClassesAtExit), alternating with the plain runs.
             """;
     }
 
@@ -60,6 +66,8 @@ final class ColdStartCommand implements Command {
         String modes = "both";
         int port = 14795;
         boolean warmUp = true;
+        boolean jmx = false;
+        boolean cds = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -67,6 +75,8 @@ final class ColdStartCommand implements Command {
                 case "--mode" -> modes = value(args, ++i, a).toLowerCase(Locale.ROOT);
                 case "--port" -> port = positive(a, value(args, ++i, a));
                 case "--no-warm-up" -> warmUp = false;
+                case "--jmx" -> jmx = true;
+                case "--cds" -> cds = true;
                 default -> throw new UsageException("unknown argument: " + a);
             }
         }
@@ -76,22 +86,38 @@ final class ColdStartCommand implements Command {
             case "invoker" -> List.of("INVOKER");
             default -> throw new UsageException("--mode must be both, event_loop or invoker: " + modes);
         };
+        String loadBefore = loadAverage();
+        Map<String, List<String>> archives = new LinkedHashMap<>();
+        try {
+            for (String mode : order) {
+                archives.put(mode, cds ? train(mode, port, warmUp, jmx) : null);
+            }
+        } catch (IOException | IllegalStateException e) {
+            err.println("jroce cold_start: " + e.getMessage());
+            return ExitStatus.FAILED;
+        }
         Map<String, List<ColdStartResult>> results = new LinkedHashMap<>();
         for (int run = 1; run <= runs; run++) {
             for (String mode : order) {
-                ColdStartResult r;
-                try {
-                    r = launch(mode, port, warmUp);
-                } catch (IOException | IllegalStateException e) {
-                    err.println("jroce cold_start: run " + run + " (" + mode + ") failed: " + e.getMessage());
-                    return ExitStatus.FAILED;
+                for (List<String> archive : cds ? List.of(List.<String>of(), archives.get(mode)) : List.of(List.<String>of())) {
+                    String variant = mode + (archive.isEmpty() ? "" : ", CDS");
+                    ColdStartResult r;
+                    try {
+                        r = launch(mode, port, warmUp, jmx, archive);
+                    } catch (IOException | IllegalStateException e) {
+                        err.println("jroce cold_start: run " + run + " (" + variant + ") failed: " + e.getMessage());
+                        return ExitStatus.FAILED;
+                    }
+                    out.println(r.line() + (archive.isEmpty() ? "" : " cds"));
+                    results.computeIfAbsent(variant, m -> new ArrayList<>()).add(r);
                 }
-                out.println(r.line());
-                results.computeIfAbsent(mode, m -> new ArrayList<>()).add(r);
             }
         }
         out.println();
-        results.forEach((mode, rs) -> report(mode, rs, out));
+        out.println("load average (1, 5, 15 min) before: " + loadBefore + "; after: " + loadAverage()
+            + (jmx ? "; devices with MBeans" : "; devices without MBeans") + (warmUp ? "" : "; no warm-up"));
+        out.println();
+        results.forEach((variant, rs) -> report(variant, rs, out));
         return ExitStatus.OK;
     }
 
@@ -103,12 +129,15 @@ final class ColdStartCommand implements Command {
         row(out, "devices open to post (resources, connection)", rs, ColdStartResult::setupMs);
         Summary first = row(out, "post to completion", rs, ColdStartResult::firstOpMs);
         Summary ready = row(out, "devices open to first completion", rs, ColdStartResult::readyToCompletionMs);
+        Summary fromCall = row(out, "open() called to first completion", rs, ColdStartResult::openCallToCompletionMs);
         long retransmitting = rs.stream().filter(r -> r.retransmitted() > 0).count();
         long failed = rs.stream().filter(r -> !r.ok()).count();
         out.printf(Locale.ROOT, "  runs that retransmitted: %d of %d; runs that failed: %d%n", retransmitting, rs.size(), failed);
         out.printf(Locale.ROOT, "  devices open to first completion: median under %.0f ms: %s; maximum under the ACK timeout"
             + " %.1f ms: %s%n", TARGET_MEDIAN_MS, met(ready.median() < TARGET_MEDIAN_MS), ACK_TIMEOUT_MS,
             met(ready.max() < ACK_TIMEOUT_MS));
+        out.printf(Locale.ROOT, "  open() called to first completion: median under %.0f ms: %s; maximum under the ACK"
+            + " timeout: %s%n", TARGET_MEDIAN_MS, met(fromCall.median() < TARGET_MEDIAN_MS), met(fromCall.max() < ACK_TIMEOUT_MS));
         out.printf(Locale.ROOT, "  post to completion (what the ACK timer races): maximum under %.1f ms: %s%n%n",
             ACK_TIMEOUT_MS, met(first.max() < ACK_TIMEOUT_MS));
     }
@@ -123,11 +152,36 @@ final class ColdStartCommand implements Command {
         return s;
     }
 
+    /**
+     * The training run of a mode's CDS archive: one probe writing the classes it loaded at exit.
+     *
+     * @return the options that start a JVM from the archive
+     */
+    private static List<String> train(String mode, int port, boolean warmUp, boolean jmx)
+        throws IOException, InterruptedException {
+        Path archive = Files.createTempFile("jroce-cold-start-" + mode + "-", ".jsa");
+        archive.toFile().deleteOnExit();
+        Files.delete(archive); // the JVM writes it anew
+        launch(mode, port, warmUp, jmx, List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off,cds+dynamic=off"));
+        if (!Files.exists(archive)) {
+            throw new IllegalStateException("the CDS training run of " + mode + " wrote no archive");
+        }
+        return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off,cds+dynamic=off");
+    }
+
     /** One probe in a fresh JVM: this JVM's java and class path. */
-    private static ColdStartResult launch(String mode, int port, boolean warmUp) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Djroce.warmUp=" + warmUp, "-cp", System.getProperty("java.class.path"),
-            ColdStartProbe.class.getName(), mode, Integer.toString(port)).redirectErrorStream(true).start();
+    private static ColdStartResult launch(String mode, int port, boolean warmUp, boolean jmx, List<String> jvmOptions)
+        throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Djroce.warmUp=" + warmUp);
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ColdStartProbe.class.getName(), mode,
+            Integer.toString(port)));
+        if (jmx) {
+            cmd.add("jmx");
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(2, TimeUnit.MINUTES)) {
             p.destroyForcibly();
@@ -138,6 +192,16 @@ final class ColdStartCommand implements Command {
             throw new IllegalStateException("the probe printed no result (status " + p.exitValue() + "):\n" + output);
         }
         return r;
+    }
+
+    /** The first three fields of /proc/loadavg, or "n/a". */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
     }
 
     private static String value(List<String> args, int i, String option) throws UsageException {

@@ -36,21 +36,31 @@ public final class ColdStartProbe {
     private ColdStartProbe() {
     }
 
-    /** {@code MODE PORT}: the progress mode ({@code EVENT_LOOP} or {@code INVOKER}) and the UDP port of both devices. */
+    /**
+     * {@code MODE PORT [jmx]}: the progress mode ({@code EVENT_LOOP} or {@code INVOKER}), the UDP port of
+     * both devices, and {@code jmx} to open them with their MBeans, as a program that does not turn
+     * JMX off gets them (the first registration builds the JVM's platform MBean server).
+     */
     public static void main(String[] args) throws Exception {
         long jvmMs = ManagementFactory.getRuntimeMXBean().getUptime();
-        ColdStartResult r = run(ProgressMode.valueOf(args[0]), Integer.parseInt(args[1]), jvmMs);
+        ColdStartResult r = run(ProgressMode.valueOf(args[0]), Integer.parseInt(args[1]), jvmMs,
+            args.length > 2 && args[2].equals("jmx"));
         System.out.println(r.line());
         System.exit(r.ok() ? 0 : 1);
     }
 
-    /** Runs the probe in this JVM (warm or cold: the caller knows). */
+    /** Runs the probe in this JVM (warm or cold: the caller knows), the devices without MBeans. */
     static ColdStartResult run(ProgressMode mode, int port, long jvmMs) throws InterruptedException {
+        return run(mode, port, jvmMs, false);
+    }
+
+    /** Runs the probe in this JVM, the devices with their MBeans or without. */
+    static ColdStartResult run(ProgressMode mode, int port, long jvmMs, boolean jmx) throws InterruptedException {
         long t0 = System.nanoTime();
         try (RdmaDevice a = SoftRnic.builder().name("cold0").address("127.0.0.1").udpPort(port).progressMode(mode)
-                 .jmx(false).open();
+                 .jmx(jmx).open();
              RdmaDevice b = SoftRnic.builder().name("cold1").address("127.0.0.2").udpPort(port).progressMode(mode)
-                 .jmx(false).open()) {
+                 .jmx(jmx).open()) {
             long opened = System.nanoTime();
             try (ProtectionDomain pdA = a.allocPd();
                  ProtectionDomain pdB = b.allocPd();

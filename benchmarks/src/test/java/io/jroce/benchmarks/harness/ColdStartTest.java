@@ -21,6 +21,7 @@ class ColdStartTest {
             + " retransmitted=0 status=SUCCESS", r.line());
         assertEquals(r, ColdStartResult.parse(r.line()));
         assertEquals(45.78, r.readyToCompletionMs(), 1e-9);
+        assertEquals(302.21, r.openCallToCompletionMs(), 1e-9);
     }
 
     @Test
@@ -45,6 +46,10 @@ class ColdStartTest {
         assertTrue(text.contains("runs that retransmitted: 1 of 3; runs that failed: 1"), text);
         assertTrue(text.contains("median under 20 ms: not met; maximum under the ACK timeout 67.1 ms: not met"), text);
         assertTrue(text.contains("what the ACK timer races): maximum under 67.1 ms: not met"), text);
+        assertTrue(text.contains(String.format(java.util.Locale.ROOT, "  %-48s %9.2f (400.00-455.00)", "open() called to first completion", 410.0)),
+            text);
+        assertTrue(text.contains("open() called to first completion: median under 20 ms: not met; maximum under the"
+            + " ACK timeout: not met"), text);
     }
 
     @Test
