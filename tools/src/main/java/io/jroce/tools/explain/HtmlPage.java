@@ -135,7 +135,7 @@ final class HtmlPage {
         <title>jroce explain: @TITLE@</title>
         <style>
         body{font-family:system-ui,sans-serif;margin:0;display:flex;height:100vh}
-        #left{flex:3;overflow:auto;padding:8px 16px}#right{flex:2;overflow:auto;padding:8px 16px;border-left:1px solid #ccc;background:#fafafa}
+        #left{flex:3;overflow:auto;scrollbar-gutter:stable;padding:8px 16px}#right{flex:2;overflow:auto;padding:8px 16px;border-left:1px solid #ccc;background:#fafafa}
         h1{font-size:18px}h2{font-size:15px;margin:18px 0 4px}
         .bar{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid #ddd;z-index:1}
         .pkt line{stroke:#1a5fb4;stroke-width:1.6}.pkt.resp line{stroke:#26a269;stroke-dasharray:5 3}
@@ -180,13 +180,22 @@ final class HtmlPage {
           }
           return out;
         }
-        data.connections.forEach((c, ci) => {
-          const ladders = document.getElementById("ladders");
+        const ladders = document.getElementById("ladders");
+        // Draws every ladder to the pane's width; again when the window changes it, keeping the selection and search marks.
+        function draw() {
+          ladders.replaceChildren();
+          all.length = 0;
+          data.connections.forEach(drawConnection);
+          if (current >= 0) all[current].g.classList.add("sel");
+          mark(document.getElementById("search").value);
+        }
+        function drawConnection(c) {
           const h = document.createElement("h2");
           h.textContent = "connection " + c.number + " (" + c.transport + "): A = " + c.a + ", B = " + c.b;
           ladders.appendChild(h);
           // State columns (event logs only): A's left of its lane, B's right of it, each as wide as its longest
-          // (wrapped) line; the lanes take the rest of the pane, so that the ladder fits it without scrolling sideways.
+          // (wrapped) line; the lanes take the rest of the pane, so that the ladder fits it without scrolling sideways
+          // (the pane keeps its scrollbar's gutter, so its width is the same before and after a ladder makes it scroll).
           const cellLines = cell => cell.flatMap(s => wrap(s, cellMax));
           const colW = c.columns.map(k => 12 + charW * [k.qp].concat(...k.cells.map(cellLines), cellLines(k.after))
             .reduce((w, s) => Math.max(w, s.length), 0));
@@ -277,7 +286,7 @@ final class HtmlPage {
             });
           });
           ladders.appendChild(svg);
-        });
+        }
         let current = -1;
         function select(i) {
           if (i < 0 || i >= all.length) return;
@@ -312,8 +321,9 @@ final class HtmlPage {
           if (e.key === "ArrowDown" || e.key === "j") { select(current + 1); e.preventDefault(); }
           if (e.key === "ArrowUp" || e.key === "k") { select(Math.max(0, current - 1)); e.preventDefault(); }
         });
-        document.getElementById("search").addEventListener("input", e => {
-          const q = e.target.value.trim().toLowerCase();
+        // Marks the packets whose line or notes contain the text; the first of them, or -1.
+        function mark(text) {
+          const q = text.trim().toLowerCase();
           let hits = 0, first = -1;
           all.forEach((s, i) => {
             const hit = q !== "" && (s.p.label + " " + s.p.frame + " " + s.p.notes.join(" ")).toLowerCase().includes(q);
@@ -321,8 +331,18 @@ final class HtmlPage {
             if (hit) { hits++; if (first < 0) first = i; }
           });
           document.getElementById("hits").textContent = q === "" ? "" : hits + " packet" + (hits === 1 ? "" : "s");
+          return first;
+        }
+        document.getElementById("search").addEventListener("input", e => {
+          const first = mark(e.target.value);
           if (first >= 0) select(first);
         });
+        let drawnWidth = -1;
+        function fit() {
+          if (ladders.clientWidth !== drawnWidth) { drawnWidth = ladders.clientWidth; draw(); }
+        }
+        window.addEventListener("resize", fit);
+        fit();
         if (data.connections.length) document.getElementById("analysis").textContent = data.connections[0].analysis;
         </script></body></html>
         """;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -30,9 +31,11 @@ import org.openqa.selenium.logging.LogType;
 /**
  * {@code jroce explain --html} in a real browser: Debian's chromium, headless, driven by Selenium
  * through Debian's chromedriver (never Selenium Manager, which would reach the network). The page
- * loads without console errors, draws one arrow per packet and a cross for the lost one, an event
- * log's state columns beside the lanes, shows a packet's notes and fields when clicked, steps and
- * searches; screenshots go to target/explain-screenshots/. Without the browser the tests are
+ * loads without console errors, fits its ladder into the left pane (at 1400 px, beside a vertical
+ * scrollbar, after the window narrows), draws one arrow per packet, a cross for the lost one, a
+ * delayed and a duplicated packet as such, an event log's state columns beside the lanes, shows a
+ * packet's notes and fields when clicked, steps and searches; screenshots go to
+ * target/explain-screenshots/. Without the browser the tests are
  * skipped, saying so; under CI=true they fail instead (.ci/run installs chromium and
  * chromium-driver).
  */
@@ -103,7 +106,7 @@ class ExplainHtmlBrowserTest {
     @Test
     void aLossyRunShowsTheCrossAndEachPacketOnClick() throws Exception {
         open(page(LOST_MIDDLE, "lost-middle"));
-        fitsItsPane();
+        fitsItsPane(1400);
         List<WebElement> packets = browser.findElements(By.cssSelector("g.pkt"));
         assertEquals(7, packets.size(), "one arrow per packet of the two logs");
         assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
@@ -139,7 +142,7 @@ class ExplainHtmlBrowserTest {
     @Test
     void theStateColumnsShowWhatChangedBesideEachLane() throws Exception {
         open(page(LOST_MIDDLE, "lost-middle-columns"));
-        fitsItsPane();
+        fitsItsPane(1400);
         List<WebElement> lanes = browser.findElements(By.cssSelector("svg line.col"));
         int laneA = lanes.get(0).getRect().getX();
         int laneB = lanes.get(1).getRect().getX();
@@ -183,6 +186,53 @@ class ExplainHtmlBrowserTest {
     }
 
     /**
+     * In a window too short for the ladder the pane scrolls down, and its scrollbar takes width:
+     * the ladder still fits beside it.
+     */
+    @Test
+    void theLadderFitsItsPaneBesideAVerticalScrollbar() throws Exception {
+        Dimension size = browser.manage().window().getSize();
+        try {
+            browser.manage().window().setSize(new Dimension(1400, 500));
+            open(page(LOST_MIDDLE, "lost-middle-short"));
+            assertEquals(true, browser.executeScript("const l = document.getElementById('left');"
+                + "return l.scrollHeight > l.clientHeight;"), "the pane scrolls down");
+            fitsItsPane(1400);
+            screenshot("lost-middle-short");
+        } finally {
+            browser.manage().window().setSize(size);
+        }
+    }
+
+    /**
+     * A window made narrower lays the ladder out again to the narrower pane, keeping the packet
+     * selected and the search's marks. The resize event is sent from the test, so that nothing
+     * waits for the browser's own.
+     */
+    @Test
+    void aNarrowerWindowLaysTheLadderOutAgain() throws Exception {
+        Dimension size = browser.manage().window().getSize();
+        try {
+            open(page(LOST_MIDDLE, "lost-middle-narrow"));
+            browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+            browser.findElement(By.id("search")).sendKeys("ACKNOWLEDGE");
+            browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+            browser.manage().window().setSize(new Dimension(1250, size.getHeight()));
+            browser.executeScript("window.dispatchEvent(new Event('resize'));");
+            fitsItsPane(1250);
+            assertEquals(List.of("5"), browser.findElements(By.cssSelector("g.pkt.sel")).stream()
+                .map(e -> e.getDomAttribute("data-frame")).toList(), "the selection survives");
+            assertEquals(List.of("4", "7"), browser.findElements(By.cssSelector("g.pkt.hit")).stream()
+                .map(e -> e.getDomAttribute("data-frame")).toList(), "so do the search's marks");
+            assertEquals(7, browser.findElements(By.cssSelector("g.pkt")).size(), "each packet drawn once");
+            noConsoleErrors("lost-middle-narrow");
+            screenshot("lost-middle-narrow");
+        } finally {
+            browser.manage().window().setSize(size);
+        }
+    }
+
+    /**
      * What the network did besides losing a packet (FaultedEventLogsTest's pinned logs): a delayed
      * packet's arrow, tagged, ends where it arrived, below the arrows that overtook it and B's NAK
      * sent before it came; a duplicated packet's arrow has its copy drawn under it, tagged; each
@@ -191,7 +241,7 @@ class ExplainHtmlBrowserTest {
     @Test
     void aDelayedAndADuplicatedPacketAreDrawnAsTheNetworkHandledThem() throws Exception {
         open(page(FaultedEventLogsTest.DELAYED_FIRST, "delayed-first"));
-        fitsItsPane();
+        fitsItsPane(1400);
         WebElement delayed = browser.findElement(By.cssSelector("g.pkt.delayed"));
         assertEquals("1", delayed.getDomAttribute("data-frame"));
         assertEquals("1  0.000000 s  RC_SEND_FIRST psn 256 1024 B [delayed]",
@@ -208,7 +258,7 @@ class ExplainHtmlBrowserTest {
         screenshot("delayed-first");
 
         open(page(FaultedEventLogsTest.DUPLICATED_MIDDLE, "duplicated-middle"));
-        fitsItsPane();
+        fitsItsPane(1400);
         WebElement duplicated = browser.findElement(By.cssSelector("g.pkt.duplicated"));
         assertEquals("2", duplicated.getDomAttribute("data-frame"));
         assertEquals("2  0.000000 s  RC_SEND_MIDDLE psn 257 1024 B [duplicated]",
@@ -241,14 +291,21 @@ class ExplainHtmlBrowserTest {
     }
 
     /**
-     * The ladder, its state columns included, fits the left pane of a 1400-px window: the pane does
-     * not scroll sideways, so that no click scrolls a column out of sight.
+     * The ladder, its state columns included, fits the left pane of a window {@code windowWidth} px
+     * wide: the pane does not scroll sideways, so that no click scrolls a column out of sight.
      */
-    private void fitsItsPane() {
-        assertEquals(1400L, browser.executeScript("return window.innerWidth;"), "the window the layout is made for");
+    private void fitsItsPane(long windowWidth) {
+        assertEquals(windowWidth, browser.executeScript("return window.innerWidth;"), "the window the layout is made for");
         assertEquals(List.of(), browser.executeScript("const l = document.getElementById('left');"
             + "return l.scrollWidth > l.clientWidth ? [l.scrollWidth, l.clientWidth] : [];"),
             "the left pane's content width and its visible width: the ladder overflows it sideways");
+        // Within the pane's padding too, which scrollWidth forgives: each ladder's right edge, and where the pane's
+        // content ends (before its padding and any scrollbar).
+        assertEquals(List.of(), browser.executeScript("const l = document.getElementById('left');"
+            + "const end = l.getBoundingClientRect().left + l.clientLeft + l.clientWidth"
+            + " - parseFloat(getComputedStyle(l).paddingRight);"
+            + "return [...document.querySelectorAll('#ladders svg')].map(s => s.getBoundingClientRect().right)"
+            + ".filter(r => r > end + 0.5).map(r => r + ' > ' + end);"), "ladders wider than the pane's content");
     }
 
     /**
@@ -298,7 +355,7 @@ class ExplainHtmlBrowserTest {
         CommandRunner r = CommandRunner.run("lesson", "--html", html.toString(), "lost-packet");
         assertEquals(ExitStatus.OK, r.status(), r.transcript());
         open(html);
-        fitsItsPane();
+        fitsItsPane(1400);
         assertEquals(9, browser.findElements(By.cssSelector("g.pkt")).size(), "the lesson's nine frames");
         assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
             "the lost MIDDLE is crossed out");
@@ -319,7 +376,7 @@ class ExplainHtmlBrowserTest {
         Matcher m = Pattern.compile("(\\d+) RoCEv2 packets").matcher(text.out());
         assertTrue(m.find(), text.transcript());
         open(page(RXE_CAPTURE, "rxe-rc_pingpong_v4"));
-        fitsItsPane();
+        fitsItsPane(1400);
         assertEquals(Integer.parseInt(m.group(1)), browser.findElements(By.cssSelector("g.pkt")).size());
         browser.findElement(By.cssSelector("g.pkt[data-frame] text")).click();
         String fields = browser.findElement(By.id("selFields")).getText();
