@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The state columns of {@code jroce explain --html} (docs/explain.md), read from the data the page
- * carries: for the pinned lost-middle logs, each end's QP with what changed at each packet's row,
- * the whole state on the first row shown, nothing for an end without a log, nothing for a capture.
+ * carries: for the pinned lost-middle logs, each end's QP with what changed at each packet's row
+ * and after the last one, the whole state on the first row shown, nothing for an end without a
+ * log, nothing for a capture.
  * ExplainHtmlBrowserTest checks that chromium draws the same cells.
  */
 class ExplainHtmlStateColumnsTest {
