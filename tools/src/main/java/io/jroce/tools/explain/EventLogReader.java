@@ -152,7 +152,8 @@ final class EventLogReader {
                 sources.add(s);
             }
         }
-        Map<Integer, NetworkFault> faults = new FaultFinder(sent, received, states, deviceOfAddress).faults(sources, out);
+        Map<Integer, NetworkFault> faults = new FaultFinder(sent, received, states, deviceOfAddress)
+            .faults(sources, out);
         QpStateTimeline timeline = new QpStateTimeline(start);
         deviceOfGid.forEach(timeline::address);
         for (Sent s : states) {

@@ -75,8 +75,9 @@ final class FaultFinder {
                     + "'s log never received it");
             }
             if (!kinds.isEmpty()) {
-                out.put(packets.get(i).frame(), new NetworkFault(Collections.min(kinds), notes,
-                    kinds.contains(NetworkFault.Kind.DELAYED) && !arrived.isEmpty() ? arrived.get(0) : NetworkFault.UNKNOWN));
+                long arrivedNs = kinds.contains(NetworkFault.Kind.DELAYED) && !arrived.isEmpty() ? arrived.get(0)
+                    : NetworkFault.UNKNOWN;
+                out.put(packets.get(i).frame(), new NetworkFault(Collections.min(kinds), notes, arrivedNs));
             }
         }
         return out;

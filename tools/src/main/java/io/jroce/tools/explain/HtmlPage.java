@@ -25,8 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * column of state beside each end's lane (what changed in its QP at each row, and after the last
  * packet, from {@link StateColumns}), and shows a packet's notes, the QPs' state as the event logs
  * had it at that time (for logs) and every field (as {@code --packet N} explains it, for captures)
- * when it is clicked; buttons and the arrow keys step through the run, and a search box finds packets by any
- * text of their line or notes. No network, no external file, no template engine.
+ * when it is clicked; buttons and the arrow keys step through the run, and a search box finds
+ * packets by any text of their line or notes. No network, no external file, no template engine.
  */
 final class HtmlPage {
     private final String title;
@@ -57,7 +57,8 @@ final class HtmlPage {
             m.put("request", p.isRequest());
             NetworkFault fault = faults.get(p.frame());
             m.put("fault", fault == null ? null : fault.kind().word);
-            m.put("arrived", fault == null || fault.arrivedNs() == NetworkFault.UNKNOWN ? -1 : fault.arrivedNs() - startNs);
+            boolean arrivalKnown = fault != null && fault.arrivedNs() != NetworkFault.UNKNOWN;
+            m.put("arrived", arrivalKnown ? fault.arrivedNs() - startNs : -1);
             m.put("notes", report.notes(p));
             m.put("state", states == null ? List.of() : states.at(p.timeNs()));
             m.put("fields", fields(p, c));
