@@ -110,7 +110,7 @@ public final class CaptureExplanation {
     public String html() {
         HtmlPage page = new HtmlPage(capture.name(), capture.startNs());
         for (int i = 0; i < reports.size(); i++) {
-            page.add(reports.get(i), connections.get(i).packets(), unseen, null);
+            page.add(reports.get(i), connections.get(i).packets(), NetworkFault.lost(unseen), null);
         }
         return page.render();
     }

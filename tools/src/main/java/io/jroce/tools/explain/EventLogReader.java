@@ -6,11 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,9 +28,8 @@ import io.jroce.verbs.InvalidAttributeException;
  * Reads devices' event logs (docs/event-log.md: JSON text sequences, one or several devices' logs
  * in one file, e.g. concatenated with cat) into the packet records explain's analysers take. Every
  * device's sent packets are the capture, as if taken where packets leave their sender; packets a
- * device received from a sender that has no log of its own are added as well. A sent packet whose
- * destination has a log that never received it was lost on the way, as is one its sender's log marks
- * dropped or corrupted by the network (roce:fault_injected, with the rule): it is drawn, and left
+ * device received from a sender that has no log of its own are added as well. What the network did
+ * to a sent packet (lost, held back, copied) is {@link FaultFinder}'s: a lost one is drawn, and left
  * out of the analysis, which so sees what arrived.
  */
 final class EventLogReader {
@@ -50,11 +46,19 @@ final class EventLogReader {
         }
     }
 
-    /** The packets read, the frames (ordinals from 1) that were lost on the way, and the QPs' state over time. */
-    record Result(Capture capture, Set<Integer> lost, Map<Integer, String> lostWhy, QpStateTimeline states) {
+    /**
+     * The packets read, what the network did to some of them (by frame, an ordinal from 1), and the
+     * QPs' state over time.
+     */
+    record Result(Capture capture, Map<Integer, NetworkFault> faults, QpStateTimeline states) {
+        /** The frames lost on the way. */
+        Set<Integer> lost() {
+            return NetworkFault.lost(faults);
+        }
     }
 
-    private record Sent(String device, JsonNode record) {
+    /** A record of {@code device}'s log. */
+    record Sent(String device, JsonNode record) {
     }
 
     /**
@@ -137,103 +141,25 @@ final class EventLogReader {
             }
         }
         packets.sort(Comparator.comparingLong(s -> s.record().path("time").asLong()));
-        Set<JsonNode> arrived = pairArrivals(sent, received, deviceOfAddress);
-        Map<String, String> faults = losses(states);
         List<Packet> out = new ArrayList<>();
-        Set<Integer> lost = new HashSet<>();
-        Map<Integer, String> why = new HashMap<>();
+        List<Sent> sources = new ArrayList<>();
         long start = packets.isEmpty() ? 0 : packets.get(0).record().path("time").asLong();
         for (Sent s : packets) {
-            JsonNode d = s.record().path("data");
-            boolean isSent = "roce:packet_sent".equals(s.record().path("name").asText());
-            Packet p = packet(out.size(), d, s.record().path("time").asLong(), isSent, file);
-            if (p == null) {
-                continue;
-            }
-            out.add(p);
-            String dstDevice = deviceOfAddress.get(d.path("dst").asText());
-            String fault = isSent ? faults.get(s.device() + "#" + d.path("frame").asLong()) : null;
-            if (fault != null) {
-                lost.add(p.frame());
-                why.put(p.frame(), "LOST on the way: " + s.device() + " sent it, " + fault);
-            } else if (isSent && dstDevice != null && !arrived.contains(s.record())) {
-                lost.add(p.frame());
-                why.put(p.frame(), "LOST on the way: " + s.device() + " sent it, " + dstDevice + "'s log never received it");
+            Packet p = packet(out.size(), s.record().path("data"), s.record().path("time").asLong(),
+                "roce:packet_sent".equals(s.record().path("name").asText()), file);
+            if (p != null) {
+                out.add(p);
+                sources.add(s);
             }
         }
+        Map<Integer, NetworkFault> faults = new FaultFinder(sent, received, states, deviceOfAddress)
+            .faults(sources, out);
         QpStateTimeline timeline = new QpStateTimeline(start);
         deviceOfGid.forEach(timeline::address);
         for (Sent s : states) {
             timeline.add(s.device(), s.record());
         }
-        return new Result(new Capture(file.toString(), packets.size(), out, Map.of(), start), lost, why, timeline);
-    }
-
-    /**
-     * The losses the senders' logs marked (roce:fault_injected DROP or CORRUPT), by device and
-     * frame, each as the words of the ladder's note: what the network did, and the rule.
-     */
-    private static Map<String, String> losses(List<Sent> records) {
-        Map<String, String> out = new HashMap<>();
-        for (Sent s : records) {
-            JsonNode d = s.record().path("data");
-            if (!"roce:fault_injected".equals(s.record().path("name").asText()) || !d.has("frame")) {
-                continue;
-            }
-            String what = switch (d.path("action").asText()) {
-                case "DROP" -> "the network dropped it";
-                case "CORRUPT" -> "the network corrupted it, so its receiver dropped it on its ICRC";
-                default -> null; // a copy or a delay: the packet still arrives
-            };
-            if (what != null) {
-                out.put(s.device() + "#" + d.path("frame").asLong(), what + " (fault: " + d.path("cause").asText() + ")");
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The sends that arrived. An arrival that names its sender's frame (on the simulated fabric)
-     * pairs with that send. Any other pairs with the latest send of the same ends, QP, opcode and
-     * PSN that went before it and is not paired yet: a retransmission repeats a PSN, and when the
-     * first transmission was lost, the arrival is the retransmission's. Needs one clock for both
-     * logs (the fabric's virtual clock, or one JVM's).
-     */
-    private static Set<JsonNode> pairArrivals(List<Sent> sent, List<Sent> received, Map<String, String> deviceOfAddress) {
-        Map<String, List<JsonNode>> sends = new HashMap<>();
-        Map<String, JsonNode> byFrame = new HashMap<>();
-        for (Sent s : sent) {
-            sends.computeIfAbsent(key(s.record().path("data")), k -> new ArrayList<>()).add(s.record());
-            byFrame.put(s.device() + "#" + s.record().path("data").path("frame").asLong(), s.record());
-        }
-        Set<JsonNode> paired = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<Sent> arrivals = new ArrayList<>(received);
-        arrivals.sort(Comparator.comparingLong((Sent r) -> r.record().path("time").asLong()).reversed());
-        for (Sent r : arrivals) {
-            JsonNode d = r.record().path("data");
-            JsonNode framed = d.has("frame") ? byFrame.get(deviceOfAddress.get(d.path("src").asText()) + "#"
-                + d.path("frame").asLong()) : null;
-            if (framed != null) {
-                paired.add(framed);
-                continue;
-            }
-            long at = r.record().path("time").asLong();
-            List<JsonNode> candidates = sends.getOrDefault(key(r.record().path("data")), List.of());
-            for (int i = candidates.size() - 1; i >= 0; i--) {
-                JsonNode send = candidates.get(i);
-                if (send.path("time").asLong() <= at && !paired.contains(send)) {
-                    paired.add(send);
-                    break;
-                }
-            }
-        }
-        return paired;
-    }
-
-    /** What pairs a send with its arrival: the ends, the QP, the opcode and the PSN. */
-    private static String key(JsonNode d) {
-        return d.path("src").asText() + ">" + d.path("dst").asText() + "/" + d.path("dst_qpn").asInt() + "/"
-            + d.path("opcode").asText() + "/" + d.path("psn").asInt();
+        return new Result(new Capture(file.toString(), packets.size(), out, Map.of(), start), faults, timeline);
     }
 
     private static Packet packet(int ordinal, JsonNode d, long timeNs, boolean sent, Path file)

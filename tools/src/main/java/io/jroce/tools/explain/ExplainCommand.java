@@ -50,7 +50,8 @@ public final class ExplainCommand implements Command {
                 + "decoded fields only (capture with --pcap for that)");
             return ExitStatus.FAILED;
         }
-        Set<Integer> lost = log == null ? Set.of() : log.lost();
+        Map<Integer, NetworkFault> faults = log == null ? Map.of() : log.faults();
+        Set<Integer> lost = NetworkFault.lost(faults);
         if (capture.packets().isEmpty()) {
             err.printf("jroce explain: %s: no RoCEv2 packets (UDP port %s) among its %d frames%s%n", capture.name(),
                 ports(options), capture.frames(), skipped(capture));
@@ -70,17 +71,15 @@ public final class ExplainCommand implements Command {
             out.printf("%s: %d frames, %d RoCEv2 packets in %d connection%s%s%n%n", capture.name(), capture.frames(),
                 capture.packets().size(), connections.size(), connections.size() == 1 ? "" : "s", skipped(capture));
         }
-        LadderPrinter ladder = new LadderPrinter(out, capture.startNs());
+        LadderPrinter ladder = new LadderPrinter(out, capture.startNs(), faults);
         MermaidPrinter mermaid = new MermaidPrinter(out);
         for (Connection c : shown) {
             // A packet lost on the way is drawn, but the analysis sees what arrived, as the receiver did.
             Report report = ConnectionAnalysis.analyseArrived(c, lost);
-            if (log != null) {
-                for (Packet p : c.packets()) {
-                    String why = log.lostWhy().get(p.frame());
-                    if (why != null) {
-                        report.note(p, why);
-                    }
+            for (Packet p : c.packets()) {
+                NetworkFault fault = faults.get(p.frame());
+                if (fault != null) {
+                    fault.notes().forEach(n -> report.note(p, n));
                 }
             }
             List<Packet> packets = c.packets().stream().filter(p -> options.shows(p, capture.startNs())).toList();
@@ -88,7 +87,7 @@ public final class ExplainCommand implements Command {
                 continue;
             }
             if (page != null) {
-                page.add(report, packets, lost, log == null ? null : log.states());
+                page.add(report, packets, faults, log == null ? null : log.states());
             } else if (options.mermaid()) {
                 mermaid.print(report, packets, capture.startNs());
                 out.println();

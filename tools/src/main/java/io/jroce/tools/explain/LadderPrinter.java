@@ -4,11 +4,13 @@ import java.io.PrintStream;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Prints a connection as a ladder diagram: a column per end, one arrow per packet with its frame
  * number, time since the capture's start, opcode, PSN and headers, the analysis notes under it;
- * then the findings and a per-QP summary.
+ * then the findings and a per-QP summary. A packet the network held back (known from event logs) is
+ * drawn {@code |-- label [delayed] ~~~>|}, one it delivered twice {@code |-- label [duplicated] --->>|}.
  */
 final class LadderPrinter {
     /** Width of the space between the two columns, which each arrow spans. */
@@ -17,10 +19,17 @@ final class LadderPrinter {
 
     private final PrintStream out;
     private final long startNs;
+    private final Map<Integer, NetworkFault> faults;
 
     LadderPrinter(PrintStream out, long startNs) {
+        this(out, startNs, Map.of());
+    }
+
+    /** A printer that draws the packets of {@code faults} (by frame) delayed or duplicated as they were. */
+    LadderPrinter(PrintStream out, long startNs, Map<Integer, NetworkFault> faults) {
         this.out = out;
         this.startNs = startNs;
+        this.faults = faults;
     }
 
     void print(Report report, List<Packet> shown) {
@@ -58,13 +67,21 @@ final class LadderPrinter {
         return a + " ".repeat(gap) + b;
     }
 
-    /** One packet's line: {@code |--label-->|} from A, {@code |<--label--|} from B. */
+    /**
+     * One packet's line: {@code |--label-->|} from A, {@code |<--label--|} from B; a delayed packet's
+     * shaft is wavy on its way ({@code ~}), a duplicated one's head double ({@code >>}).
+     */
     String line(Packet p, int from) {
-        String label = PacketText.label(p);
-        int dashes = Math.max(2, ARROW - label.length() - 6);
+        NetworkFault fault = faults.get(p.frame());
+        NetworkFault.Kind kind = fault == null ? null : fault.kind();
+        boolean marked = kind == NetworkFault.Kind.DELAYED || kind == NetworkFault.Kind.DUPLICATED;
+        String label = PacketText.label(p) + (marked ? " [" + kind.word + "]" : "");
+        boolean twice = kind == NetworkFault.Kind.DUPLICATED;
+        int dashes = Math.max(2, ARROW - label.length() - 6 - (twice ? 1 : 0));
+        String shaft = (kind == NetworkFault.Kind.DELAYED ? "~" : "-").repeat(dashes);
         String arrow = from == 0
-            ? "|-- " + label + " " + "-".repeat(dashes) + ">|"
-            : "|<" + "-".repeat(dashes) + " " + label + " --|";
+            ? "|-- " + label + " " + shaft + (twice ? ">>|" : ">|")
+            : (twice ? "|<<" : "|<") + shaft + " " + label + " --|";
         return String.format(Locale.ROOT, "%7s %10s  %s", p.label(), Durations.relative(p.timeNs(), startNs), arrow);
     }
 

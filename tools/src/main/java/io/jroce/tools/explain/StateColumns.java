@@ -9,8 +9,10 @@ import java.util.Map;
  * The HTML ladder's state columns of one connection: beside each end's lane, a column for that
  * end's QP when the event logs tell of it, with a cell on each packet's row that holds what changed
  * in the QP's state since the row before (on the first row, all the logs had by then), a few words
- * per field. A row where nothing changed stays empty, so that the changes stand out. The state is
- * {@link QpStateTimeline}'s, the one fold of the logs; this only compares one row with the next.
+ * per field. A row where nothing changed stays empty, so that the changes stand out. A last row,
+ * with no packet, holds what changed after the last packet shown (up to the connection's next packet,
+ * or to the end of the logs). The state is {@link QpStateTimeline}'s, the one fold of the logs; this
+ * only compares one row with the next.
  */
 final class StateColumns {
     private StateColumns() {
@@ -18,8 +20,9 @@ final class StateColumns {
 
     /**
      * The columns as the page's data: for each, the end it stands beside (0 for A, 1 for B), the QP's
-     * name and, for every packet of {@code shown} in order, the lines of its cell (empty when nothing
-     * changed). None when there is no timeline (a capture) or no log tells of either end's QP.
+     * name, for every packet of {@code shown} in order the lines of its cell (empty when nothing
+     * changed), and the lines of the last row's cell ({@code after}). None when there is no timeline
+     * (a capture) or no log tells of either end's QP.
      */
     static List<Map<String, Object>> of(Connection c, List<Packet> shown, QpStateTimeline states) {
         List<Map<String, Object>> columns = new ArrayList<>();
@@ -42,9 +45,26 @@ final class StateColumns {
             column.put("end", end);
             column.put("qp", qp.toString());
             column.put("cells", cells);
+            column.put("after", changed(before, states.of(qp, endNs(c, shown))));
             columns.add(column);
         }
         return columns;
+    }
+
+    /** The last row's label: {@code after frame N}, N the last packet shown. */
+    static String endRow(List<Packet> shown) {
+        return "after frame " + shown.get(shown.size() - 1).label();
+    }
+
+    /**
+     * The time the last row reaches: just before the connection's next packet after those shown
+     * (whose row the changes of its own instant belong to), or the end of the logs.
+     */
+    static long endNs(Connection c, List<Packet> shown) {
+        Packet last = shown.get(shown.size() - 1);
+        int next = c.packets().indexOf(last) + 1;
+        return next <= 0 || next >= c.packets().size() ? Long.MAX_VALUE
+            : Math.max(last.timeNs(), c.packets().get(next).timeNs() - 1);
     }
 
     /**

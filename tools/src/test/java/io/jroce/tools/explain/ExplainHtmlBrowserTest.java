@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -30,9 +31,11 @@ import org.openqa.selenium.logging.LogType;
 /**
  * {@code jroce explain --html} in a real browser: Debian's chromium, headless, driven by Selenium
  * through Debian's chromedriver (never Selenium Manager, which would reach the network). The page
- * loads without console errors, draws one arrow per packet and a cross for the lost one, an event
- * log's state columns beside the lanes, shows a packet's notes and fields when clicked, steps and
- * searches; screenshots go to target/explain-screenshots/. Without the browser the tests are
+ * loads without console errors, fits its ladder into the left pane (at 1400 px, beside a vertical
+ * scrollbar, after the window narrows), draws one arrow per packet, a cross for the lost one, a
+ * delayed and a duplicated packet as such, an event log's state columns beside the lanes, shows a
+ * packet's notes and fields when clicked, steps and searches; screenshots go to
+ * target/explain-screenshots/. Without the browser the tests are
  * skipped, saying so; under CI=true they fail instead (.ci/run installs chromium and
  * chromium-driver).
  */
@@ -103,6 +106,7 @@ class ExplainHtmlBrowserTest {
     @Test
     void aLossyRunShowsTheCrossAndEachPacketOnClick() throws Exception {
         open(page(LOST_MIDDLE, "lost-middle"));
+        fitsItsPane(1400);
         List<WebElement> packets = browser.findElements(By.cssSelector("g.pkt"));
         assertEquals(7, packets.size(), "one arrow per packet of the two logs");
         assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
@@ -130,13 +134,15 @@ class ExplainHtmlBrowserTest {
     }
 
     /**
-     * The state columns as chromium draws them: A's QP left of its lane, B's right of its lane, a
-     * cell only on the rows where the QP's state changed, with exactly the words the logs give;
-     * clicking a cell selects its packet.
+     * The state columns as chromium draws them, in a ladder that fits its pane: A's QP left of its
+     * lane, B's right of its lane, a cell only on the rows where the QP's state changed, with exactly
+     * the words the logs give, and a last row for what changed after the last packet; clicking a
+     * cell selects its packet, the last row's shows the QPs as the logs end.
      */
     @Test
     void theStateColumnsShowWhatChangedBesideEachLane() throws Exception {
         open(page(LOST_MIDDLE, "lost-middle-columns"));
+        fitsItsPane(1400);
         List<WebElement> lanes = browser.findElements(By.cssSelector("svg line.col"));
         int laneA = lanes.get(0).getRect().getX();
         int laneB = lanes.get(1).getRect().getX();
@@ -145,11 +151,13 @@ class ExplainHtmlBrowserTest {
             boolean a = "0".equals(column.getDomAttribute("data-end"));
             Map<String, List<String>> cells = new java.util.LinkedHashMap<>();
             for (WebElement cell : column.findElements(By.cssSelector("g.qpcell"))) {
-                cells.put(cell.getDomAttribute("data-frame"),
+                String row = cell.getDomAttribute("data-frame") != null ? cell.getDomAttribute("data-frame")
+                    : cell.getDomAttribute("data-row");
+                cells.put(row,
                     cell.findElements(By.tagName("text")).stream().map(WebElement::getText).toList());
                 int left = cell.getRect().getX();
                 int right = left + cell.getRect().getWidth();
-                assertTrue(a ? right < laneA : left > laneB, "cell of frame " + cell.getDomAttribute("data-frame")
+                assertTrue(a ? right < laneA : left > laneB, "cell of " + row
                     + " at " + left + ".." + right + " beside its lane (A at " + laneA + ", B at " + laneB + ")");
             }
             columns.put(column.getDomAttribute("data-qp") + (a ? " (A)" : " (B)"), cells);
@@ -157,15 +165,147 @@ class ExplainHtmlBrowserTest {
         assertEquals(Map.of(
             "jroce0 QP 0x000011 (A)", Map.of(
                 "1", List.of("RTS", "ACK timer 67.109 ms"),
-                "5", List.of("next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6")),
+                "5", List.of("next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6"),
+                "after frame 7", List.of("next 259 / unacked 259")),
             "jroce1 QP 0x000011 (B)", Map.of(
                 "1", List.of("RTS"),
                 "4", List.of("expects 257 / MSN 0"),
                 "7", List.of("expects 259 / MSN 1"))), columns);
         browser.findElement(By.cssSelector("g.statecol[data-end='0'] g.qpcell[data-frame='5'] text")).click();
         assertEquals("frame 5: RC_SEND_MIDDLE psn 257 1024 B", browser.findElement(By.id("selTitle")).getText());
+        browser.findElement(By.cssSelector("g.statecol[data-end='0'] g.qpcell[data-row='after frame 7'] text")).click();
+        assertEquals("after frame 7: the QPs as the event logs end", browser.findElement(By.id("selTitle")).getText());
+        assertEquals(List.of(
+            "jroce0 QP 0x000011: RTS; requester: next PSN 259, oldest unacknowledged 259; "
+                + "ACK timer: set at 0.000002 s for 67.109 ms; retries left: 6",
+            "jroce1 QP 0x000011: RTS; responder: expects PSN 259, MSN 1"),
+            browser.findElements(By.cssSelector("#selState .qpstate")).stream().map(WebElement::getText).toList(),
+            "the last ACK has acknowledged everything A sent");
         noConsoleErrors("lost-middle-columns");
         screenshot("lost-middle-columns");
+    }
+
+    /**
+     * In a window too short for the ladder the pane scrolls down, and its scrollbar takes width:
+     * the ladder still fits beside it.
+     */
+    @Test
+    void theLadderFitsItsPaneBesideAVerticalScrollbar() throws Exception {
+        Dimension size = browser.manage().window().getSize();
+        try {
+            browser.manage().window().setSize(new Dimension(1400, 500));
+            open(page(LOST_MIDDLE, "lost-middle-short"));
+            assertEquals(true, browser.executeScript("const l = document.getElementById('left');"
+                + "return l.scrollHeight > l.clientHeight;"), "the pane scrolls down");
+            fitsItsPane(1400);
+            screenshot("lost-middle-short");
+        } finally {
+            browser.manage().window().setSize(size);
+        }
+    }
+
+    /**
+     * A window made narrower lays the ladder out again to the narrower pane, keeping the packet
+     * selected and the search's marks. The resize event is sent from the test, so that nothing
+     * waits for the browser's own.
+     */
+    @Test
+    void aNarrowerWindowLaysTheLadderOutAgain() throws Exception {
+        Dimension size = browser.manage().window().getSize();
+        try {
+            open(page(LOST_MIDDLE, "lost-middle-narrow"));
+            browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+            browser.findElement(By.id("search")).sendKeys("ACKNOWLEDGE");
+            browser.findElement(By.cssSelector("g.pkt[data-frame='5'] text")).click();
+            browser.manage().window().setSize(new Dimension(1250, size.getHeight()));
+            browser.executeScript("window.dispatchEvent(new Event('resize'));");
+            fitsItsPane(1250);
+            assertEquals(List.of("5"), browser.findElements(By.cssSelector("g.pkt.sel")).stream()
+                .map(e -> e.getDomAttribute("data-frame")).toList(), "the selection survives");
+            assertEquals(List.of("4", "7"), browser.findElements(By.cssSelector("g.pkt.hit")).stream()
+                .map(e -> e.getDomAttribute("data-frame")).toList(), "so do the search's marks");
+            assertEquals(7, browser.findElements(By.cssSelector("g.pkt")).size(), "each packet drawn once");
+            noConsoleErrors("lost-middle-narrow");
+            screenshot("lost-middle-narrow");
+        } finally {
+            browser.manage().window().setSize(size);
+        }
+    }
+
+    /**
+     * What the network did besides losing a packet (FaultedEventLogsTest's pinned logs): a delayed
+     * packet's arrow, tagged, ends where it arrived, below the arrows that overtook it and B's NAK
+     * sent before it came; a duplicated packet's arrow has its copy drawn under it, tagged; each
+     * packet's note says so on a click.
+     */
+    @Test
+    void aDelayedAndADuplicatedPacketAreDrawnAsTheNetworkHandledThem() throws Exception {
+        open(page(FaultedEventLogsTest.DELAYED_FIRST, "delayed-first"));
+        fitsItsPane(1400);
+        WebElement delayed = browser.findElement(By.cssSelector("g.pkt.delayed"));
+        assertEquals("1", delayed.getDomAttribute("data-frame"));
+        assertEquals("1  0.000000 s  RC_SEND_FIRST psn 256 1024 B [delayed]",
+            label(delayed));
+        double arrives = y(delayed, "y2");
+        assertTrue(arrives > y(arrow("3"), "y2") && arrives > y(arrow("4"), "y1") && arrives < y(arrow("5"), "y1"),
+            "the FIRST arrives (at y " + arrives + ") after MIDDLE and LAST, after B sent its NAK, before A resends");
+        assertEquals(1, browser.findElements(By.cssSelector("g.pkt.delayed")).size(), "only the FIRST was held back");
+        delayed.findElement(By.tagName("text")).click();
+        assertTrue(browser.findElement(By.id("selNotes")).getText().contains("DELAYED on the way: jroce0 sent it, the "
+            + "network held it back (fault: hold PSN 0x100 500 ns (seen 1, applied 1))"),
+            browser.findElement(By.id("selNotes")).getText());
+        noConsoleErrors("delayed-first");
+        screenshot("delayed-first");
+
+        open(page(FaultedEventLogsTest.DUPLICATED_MIDDLE, "duplicated-middle"));
+        fitsItsPane(1400);
+        WebElement duplicated = browser.findElement(By.cssSelector("g.pkt.duplicated"));
+        assertEquals("2", duplicated.getDomAttribute("data-frame"));
+        assertEquals("2  0.000000 s  RC_SEND_MIDDLE psn 257 1024 B [duplicated]",
+            label(duplicated));
+        assertEquals(1, duplicated.findElements(By.cssSelector("line.copy")).size(), "the copy under the original");
+        assertEquals(0, browser.findElements(By.cssSelector("g.pkt:not(.duplicated) line.copy")).size());
+        duplicated.findElement(By.tagName("text")).click();
+        assertTrue(browser.findElement(By.id("selNotes")).getText().contains("DUPLICATED on the way: jroce0 sent it "
+            + "once, the network delivered a copy too (fault: copy PSN 0x101 (seen 1, applied 1)); jroce1 received it "
+            + "twice"), browser.findElement(By.id("selNotes")).getText());
+        noConsoleErrors("duplicated-middle");
+        screenshot("duplicated-middle");
+    }
+
+    /** A packet's label, its lines (wrapped at spaces when the lane is too narrow) joined again. */
+    private static String label(WebElement packet) {
+        return String.join(" ", packet.findElements(By.tagName("text")).stream()
+            .map(t -> t.getDomProperty("textContent")).toList());
+    }
+
+    /** The shaft of packet {@code frame}'s arrow: the first line of its group. */
+    private static WebElement arrow(String frame) {
+        return browser.findElement(By.cssSelector("g.pkt[data-frame='" + frame + "'] line"));
+    }
+
+    /** A coordinate of the arrow's shaft of {@code packet}, the first line of its group. */
+    private static double y(WebElement packet, String attribute) {
+        WebElement line = packet.getTagName().equals("line") ? packet : packet.findElement(By.tagName("line"));
+        return Double.parseDouble(line.getDomAttribute(attribute));
+    }
+
+    /**
+     * The ladder, its state columns included, fits the left pane of a window {@code windowWidth} px
+     * wide: the pane does not scroll sideways, so that no click scrolls a column out of sight.
+     */
+    private void fitsItsPane(long windowWidth) {
+        assertEquals(windowWidth, browser.executeScript("return window.innerWidth;"), "the window the layout is made for");
+        assertEquals(List.of(), browser.executeScript("const l = document.getElementById('left');"
+            + "return l.scrollWidth > l.clientWidth ? [l.scrollWidth, l.clientWidth] : [];"),
+            "the left pane's content width and its visible width: the ladder overflows it sideways");
+        // Within the pane's padding too, which scrollWidth forgives: each ladder's right edge, and where the pane's
+        // content ends (before its padding and any scrollbar).
+        assertEquals(List.of(), browser.executeScript("const l = document.getElementById('left');"
+            + "const end = l.getBoundingClientRect().left + l.clientLeft + l.clientWidth"
+            + " - parseFloat(getComputedStyle(l).paddingRight);"
+            + "return [...document.querySelectorAll('#ladders svg')].map(s => s.getBoundingClientRect().right)"
+            + ".filter(r => r > end + 0.5).map(r => r + ' > ' + end);"), "ladders wider than the pane's content");
     }
 
     /**
@@ -215,6 +355,7 @@ class ExplainHtmlBrowserTest {
         CommandRunner r = CommandRunner.run("lesson", "--html", html.toString(), "lost-packet");
         assertEquals(ExitStatus.OK, r.status(), r.transcript());
         open(html);
+        fitsItsPane(1400);
         assertEquals(9, browser.findElements(By.cssSelector("g.pkt")).size(), "the lesson's nine frames");
         assertEquals(2, browser.findElements(By.cssSelector("g.pkt[data-frame='2'] line.lost-cross")).size(),
             "the lost MIDDLE is crossed out");
@@ -235,6 +376,7 @@ class ExplainHtmlBrowserTest {
         Matcher m = Pattern.compile("(\\d+) RoCEv2 packets").matcher(text.out());
         assertTrue(m.find(), text.transcript());
         open(page(RXE_CAPTURE, "rxe-rc_pingpong_v4"));
+        fitsItsPane(1400);
         assertEquals(Integer.parseInt(m.group(1)), browser.findElements(By.cssSelector("g.pkt")).size());
         browser.findElement(By.cssSelector("g.pkt[data-frame] text")).click();
         String fields = browser.findElement(By.id("selFields")).getText();

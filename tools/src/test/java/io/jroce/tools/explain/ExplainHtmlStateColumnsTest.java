@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The state columns of {@code jroce explain --html} (docs/explain.md), read from the data the page
- * carries: for the pinned lost-middle logs, each end's QP with what changed at each packet's row,
- * the whole state on the first row shown, nothing for an end without a log, nothing for a capture.
+ * carries: for the pinned lost-middle logs, each end's QP with what changed at each packet's row
+ * and after the last one, the whole state on the first row shown, nothing for an end without a
+ * log, nothing for a capture.
  * ExplainHtmlBrowserTest checks that chromium draws the same cells.
  */
 class ExplainHtmlStateColumnsTest {
@@ -45,11 +46,12 @@ class ExplainHtmlStateColumnsTest {
         return new ObjectMapper().readTree(page.substring(start, page.indexOf("</script>", start)));
     }
 
-    /** A column as "QP name (end)" and its non-empty cells by frame. */
+    /** A column as "QP name (end)". */
     private static String name(JsonNode column) {
         return column.path("qp").asText() + " (end " + column.path("end").asInt() + ")";
     }
 
+    /** A column's non-empty cells by frame, and its last row's (no packet) by the row's label. */
     private static Map<String, List<String>> cells(JsonNode connection, JsonNode column) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         JsonNode cells = column.path("cells");
@@ -60,6 +62,11 @@ class ExplainHtmlStateColumnsTest {
             if (!lines.isEmpty()) {
                 out.put(connection.path("packets").get(i).path("frame").asText(), lines);
             }
+        }
+        List<String> after = new ArrayList<>();
+        column.path("after").forEach(l -> after.add(l.asText()));
+        if (!after.isEmpty()) {
+            out.put(connection.path("endRow").asText(), after);
         }
         return out;
     }
@@ -72,10 +79,12 @@ class ExplainHtmlStateColumnsTest {
         assertEquals("jroce0 QP 0x000011 (end 0)", name(columns.get(0)));
         assertEquals(Map.of(
             "1", List.of("RTS", "ACK timer 67.109 ms"),
-            "5", List.of("next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6")),
+            "5", List.of("next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6"),
+            "after frame 7", List.of("next 259 / unacked 259")),
             cells(connection, columns.get(0)),
             "A: in RTS with its ACK timer armed at the first SEND; at the resent MIDDLE, NAKed back to 257, "
-                + "the timer armed again and a retry spent; nothing at the rows where nothing changed");
+                + "the timer armed again and a retry spent; nothing at the rows where nothing changed; "
+                + "after the last ACK arrived, nothing left unacknowledged");
         assertEquals("jroce1 QP 0x000011 (end 1)", name(columns.get(1)));
         assertEquals(Map.of(
             "1", List.of("RTS"),
@@ -89,10 +98,22 @@ class ExplainHtmlStateColumnsTest {
     void theFirstRowShownHasTheWholeState() throws Exception {
         JsonNode connection = data("--packets", "5-7", LOST_MIDDLE.toString()).path("connections").get(0);
         JsonNode columns = connection.path("columns");
-        assertEquals(Map.of("5", List.of("RTS", "next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6")),
-            cells(connection, columns.get(0)));
+        assertEquals(Map.of("5", List.of("RTS", "next 259 / unacked 257", "ACK timer 67.109 ms", "retries left 6"),
+            "after frame 7", List.of("next 259 / unacked 259")), cells(connection, columns.get(0)));
         assertEquals(Map.of("5", List.of("RTS", "expects 257 / MSN 0"), "7", List.of("expects 259 / MSN 1")),
             cells(connection, columns.get(1)));
+    }
+
+    /**
+     * A window's last row holds only what changed before the next packet of the connection: A's
+     * NAKed PSNs, timer and retry of the instant frame 5 was sent belong to frame 5's row, not shown.
+     */
+    @Test
+    void aWindowsLastRowStopsAtTheNextPacket() throws Exception {
+        JsonNode connection = data("--packets", "1-4", LOST_MIDDLE.toString()).path("connections").get(0);
+        JsonNode columns = connection.path("columns");
+        assertEquals(Map.of("1", List.of("RTS", "ACK timer 67.109 ms")), cells(connection, columns.get(0)));
+        assertEquals(Map.of("1", List.of("RTS"), "4", List.of("expects 257 / MSN 0")), cells(connection, columns.get(1)));
     }
 
     @Test
