@@ -1,8 +1,13 @@
 package io.jroce.benchmarks.harness;
 
+import static io.jroce.tools.getopt.OptionSpec.NO_SHORT;
+import static io.jroce.tools.getopt.OptionSpec.flag;
+import static io.jroce.tools.getopt.OptionSpec.value;
+
 import io.jroce.tools.Command;
 import io.jroce.tools.ExitStatus;
 import io.jroce.tools.UsageException;
+import io.jroce.tools.getopt.Getopt;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,24 +67,13 @@ final class ColdStartCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
-        int runs = 10;
-        String modes = "both";
-        int port = 14795;
-        boolean warmUp = true;
-        boolean jmx = false;
-        boolean cds = false;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--runs" -> runs = positive(a, value(args, ++i, a));
-                case "--mode" -> modes = value(args, ++i, a).toLowerCase(Locale.ROOT);
-                case "--port" -> port = positive(a, value(args, ++i, a));
-                case "--no-warm-up" -> warmUp = false;
-                case "--jmx" -> jmx = true;
-                case "--cds" -> cds = true;
-                default -> throw new UsageException("unknown argument: " + a);
-            }
-        }
+        Options o = Options.parse(args);
+        int runs = o.runs;
+        String modes = o.modes;
+        int port = o.port;
+        boolean warmUp = o.warmUp;
+        boolean jmx = o.jmx;
+        boolean cds = o.cds;
         List<String> order = switch (modes) {
             case "both" -> List.of("EVENT_LOOP", "INVOKER");
             case "event_loop" -> List.of("EVENT_LOOP");
@@ -204,22 +198,27 @@ final class ColdStartCommand implements Command {
         }
     }
 
-    private static String value(List<String> args, int i, String option) throws UsageException {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(i);
-    }
+    /** The command line, read by the tools' {@link Getopt} as every other command's. */
+    private static final class Options {
+        private int runs = 10;
+        private String modes = "both";
+        private int port = 14795;
+        private boolean warmUp = true;
+        private boolean jmx;
+        private boolean cds;
 
-    private static int positive(String option, String value) throws UsageException {
-        try {
-            int v = Integer.parseInt(value);
-            if (v > 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // below
+        static Options parse(List<String> args) throws UsageException {
+            Options o = new Options();
+            new Getopt(List.of(
+                value(NO_SHORT, "runs", (s, v) -> o.runs = Getopt.integer(s, v, 1, Integer.MAX_VALUE)),
+                value(NO_SHORT, "mode", (s, v) -> o.modes = v.toLowerCase(Locale.ROOT)),
+                value(NO_SHORT, "port", (s, v) -> o.port = Getopt.integer(s, v, 1, 0xFFFF)),
+                flag(NO_SHORT, "no-warm-up", () -> o.warmUp = false),
+                flag(NO_SHORT, "jmx", () -> o.jmx = true),
+                flag(NO_SHORT, "cds", () -> o.cds = true)), (s, operand) -> {
+                    throw Getopt.unknown(operand);
+                }).parse(args);
+            return o;
         }
-        throw new UsageException(option + " must be a positive number: " + value);
     }
 }
