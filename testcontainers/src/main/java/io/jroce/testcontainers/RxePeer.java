@@ -41,15 +41,14 @@ public final class RxePeer implements AutoCloseable {
 
     private final RxeContainer container;
     private final String command;
-    private final RxeNetwork network;
-    private final boolean ownsNetwork;
 
     private RxePeer(Builder b) {
         this.command = (b.retryWhileRefused ? "retry-refused " : "") + b.command;
-        this.ownsNetwork = b.network == null;
-        this.network = b.network != null ? b.network : RxeNetwork.dockerDefault();
-        RxeContainer c = new RxeContainer().withGuestCommand(b.command).withRxeNetwork(network)
+        RxeContainer c = new RxeContainer().withGuestCommand(b.command)
             .withGuestTimeout(b.guestTimeout).withGuestMemoryMiB(b.memoryMiB).withoutAwaitingReady();
+        if (b.network != null) {
+            c.withRxeNetwork(b.network); // else Docker's default bridge, which the container looks up
+        }
         if (b.name != null) {
             c.withPeerName(b.name);
         }
@@ -240,7 +239,7 @@ public final class RxePeer implements AutoCloseable {
 
     /** {@return the network the peer is on; the host is at {@link RxeNetwork#hostIpv4()} there} */
     public RxeNetwork network() {
-        return network;
+        return container.rxeNetwork();
     }
 
     /**
@@ -283,17 +282,11 @@ public final class RxePeer implements AutoCloseable {
         return container.consoleLines();
     }
 
-    /** Stops and removes the container (the guest with it); also removes a network it created. */
+    /** Stops and removes the container (the guest with it); a network given to the builder stays the caller's. */
     @Override
     public void close() {
-        try {
-            if (container.getContainerId() != null) {
-                container.stop();
-            }
-        } finally {
-            if (ownsNetwork) {
-                network.close();
-            }
+        if (container.getContainerId() != null) {
+            container.stop();
         }
     }
 }
