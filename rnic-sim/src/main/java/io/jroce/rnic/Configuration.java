@@ -142,8 +142,9 @@ public final class Configuration {
             "UDP receive offload: a coalesced run of datagrams is read in one system call"),
         new Property(WARM_UP_PROP_NAME, String.valueOf(WARM_UP_DEFAULT),
             "the first device on UDP a JVM opens first runs a SEND, WRITE, READ and atomic between two devices on a private"
-            + " simulated fabric, so that the application's first operation does not race class loading against its ACK"
-            + " timer (adds about 60-300 ms to that open; docs/benchmarks.md, `jroce cold_start`)"),
+            + " simulated fabric, then sends a few datagrams to itself through a private socket on 127.0.0.1 (once per"
+            + " progress mode), so that the application's first operation does not race class loading against its ACK"
+            + " timer (adds about 100 ms to that open; docs/benchmarks.md, `jroce cold_start`)"),
         new Property(BUSY_POLL_PROP_NAME, BUSY_POLL_DEFAULT + " (perftest twins: " + PERFTEST_BUSY_POLL_DEFAULT + ")",
             "the I/O thread polls its sockets without sleeping while the application polls an empty receive CQ"),
         new Property(PROGRESS_PROP_NAME, "eventLoop",

@@ -1,6 +1,7 @@
 package io.jroce.rnic;
 
 import io.jroce.stack.fabric.SimulatedFabric;
+import io.jroce.stack.udp.LoopbackWarmUp;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.CompletionQueue;
 import io.jroce.verbs.MemoryRegion;
@@ -28,31 +29,53 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * FETCH_AND_ADD, on the fabric's virtual clock. That loads and initialises the classes, lambdas and
  * code paths the application's first operation would otherwise load while its ACK timer runs (on a
  * cold JVM the first WRITE took 30-40 ms of a 67 ms timeout in the event-loop mode, the resources
- * and connection before it another 35-45 ms: docs/benchmarks.md). No socket is opened and no packet
- * reaches any network; the devices have no MBean, log or capture. It costs the first open() about
- * what it saves; {@value Configuration#WARM_UP_PROP_NAME}{@code =false} turns it off. A failure is
- * logged at debug level and never fails the open.
+ * and connection before it another 35-45 ms: docs/benchmarks.md). No device socket is opened and
+ * no packet reaches any network; the devices have no MBean, log or capture. Then, once per JVM and
+ * progress mode, the sockets' own paths, which the fabric does not use: a private transport of the
+ * mode's kind sends a few datagrams to itself on 127.0.0.1 ({@link LoopbackWarmUp}). It costs the
+ * first open() about what it saves; {@value Configuration#WARM_UP_PROP_NAME}{@code =false} turns it
+ * off. A failure is logged at debug level and never fails the open.
  */
 final class DataPathWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(DataPathWarmUp.class);
     private static final AtomicBoolean DONE = new AtomicBoolean();
+    private static final AtomicBoolean EVENT_LOOP_SOCKETS_DONE = new AtomicBoolean();
+    private static final AtomicBoolean DIRECT_SOCKETS_DONE = new AtomicBoolean();
     /** Virtual time the exchange may take: it needs a few microseconds of it. */
     private static final long MAX_VIRTUAL_NS = 1_000_000_000L;
 
     private DataPathWarmUp() {
     }
 
-    /** Runs the warm-up if this JVM has not yet (and the property allows it). */
-    static void once() {
-        if (!Configuration.warmUp() || !DONE.compareAndSet(false, true)) {
+    /**
+     * Runs what this JVM has not run yet of the warm-up for a device of {@code mode} (if the
+     * property allows it).
+     */
+    static void once(ProgressMode mode) {
+        if (!Configuration.warmUp()) {
             return;
         }
-        long start = System.nanoTime();
-        try {
-            run();
-            LOG.debug("warmed the data path in {} ms", (System.nanoTime() - start) / 1_000_000);
-        } catch (RuntimeException | LinkageError e) {
-            LOG.debug("warming the data path failed; the first operation will be slower", e);
+        if (DONE.compareAndSet(false, true)) {
+            long start = System.nanoTime();
+            try {
+                run();
+                LOG.debug("warmed the data path in {} ms", (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException | LinkageError e) {
+                LOG.debug("warming the data path failed; the first operation will be slower", e);
+            }
+        }
+        AtomicBoolean sockets = mode == ProgressMode.INVOKER ? DIRECT_SOCKETS_DONE : EVENT_LOOP_SOCKETS_DONE;
+        if (sockets.compareAndSet(false, true)) {
+            long start = System.nanoTime();
+            try {
+                int back = mode == ProgressMode.INVOKER ? LoopbackWarmUp.direct() : LoopbackWarmUp.eventLoop();
+                LOG.debug("warmed the {} sockets in {} ms ({} datagrams came back)", mode,
+                    (System.nanoTime() - start) / 1_000_000, back);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the open goes on; its caller sees the interrupt
+            } catch (RuntimeException | LinkageError e) {
+                LOG.debug("warming the {} sockets failed; the first operation will be slower", mode, e);
+            }
         }
     }
 

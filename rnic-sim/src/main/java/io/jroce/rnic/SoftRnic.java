@@ -469,7 +469,7 @@ public final class SoftRnic {
          * @return the open device, the caller's to close
          */
         public RdmaDevice open() {
-            DataPathWarmUp.once(); // the first device of the JVM: its first operation must not race class loading
+            DataPathWarmUp.once(progressMode); // the first device of the JVM: its first operation must not race class loading
             if (progressMode == ProgressMode.INVOKER) {
                 return openInvoker();
             }

@@ -133,8 +133,12 @@ public final class DirectUdpTransport implements PolledTransport {
         }
         this.readiness = r;
         this.sockets = opened.toArray(NO_SOCKETS);
-        LOG.info("direct UDP transport bound to {} ({})", Arrays.toString(sockets),
-            allocationFree ? "recvmmsg/sendmmsg batches" : "Netty's public calls, one datagram per call");
+        String how = allocationFree ? "recvmmsg/sendmmsg batches" : "Netty's public calls, one datagram per call";
+        if (b.quiet) {
+            LOG.debug("direct UDP transport bound to {} ({})", Arrays.toString(sockets), how);
+        } else {
+            LOG.info("direct UDP transport bound to {} ({})", Arrays.toString(sockets), how);
+        }
     }
 
     private static boolean nativeBatchesAvailable() {
@@ -569,6 +573,8 @@ public final class DirectUdpTransport implements PolledTransport {
     public static final class Builder {
         private final List<InetAddress> addresses = new ArrayList<>();
         private int port = UdpTransport.ROCE_V2_PORT;
+        /** A private transport (the loopback warm-up's): its binding is logged at debug level only. */
+        boolean quiet;
         private Counters counters;
         private int maxDatagramSize = UdpTransport.DEFAULT_MAX_DATAGRAM_SIZE;
         private int receiveBatch = UdpTransport.DEFAULT_RECEIVE_BATCH;

@@ -153,7 +153,11 @@ public final class UdpTransport implements RoceTransport {
             throw e;
         }
         this.port = boundPort;
-        LOG.info("UDP transport ({}) bound to {}", ioMode, Arrays.toString(endpoints));
+        if (b.quiet) {
+            LOG.debug("UDP transport ({}) bound to {}", ioMode, Arrays.toString(endpoints));
+        } else {
+            LOG.info("UDP transport ({}) bound to {}", ioMode, Arrays.toString(endpoints));
+        }
     }
 
     /**
@@ -632,6 +636,8 @@ public final class UdpTransport implements RoceTransport {
     public static final class Builder {
         private final List<InetAddress> addresses = new ArrayList<>();
         private int port = ROCE_V2_PORT;
+        /** A private transport (the loopback warm-up's): its binding is logged at debug level only. */
+        boolean quiet;
         private IoMode ioMode = IoMode.AUTO;
         private Counters counters;
         private int maxDatagramSize = DEFAULT_MAX_DATAGRAM_SIZE;
