@@ -540,7 +540,7 @@ public final class SoftRnic {
             DirectUdpTransport sockets;
             try {
                 DirectUdpTransport.Builder tb = DirectUdpTransport.builder().localAddresses(addresses).port(udpPort)
-                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso);
+                    .counters(counters).socketBufferSize(SOCKET_BUFFER_BYTES).gso(gso).gro(gro);
                 if (pcap != null) {
                     tb.pcap(pcap);
                 }

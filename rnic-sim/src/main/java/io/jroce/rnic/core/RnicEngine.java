@@ -116,8 +116,9 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         long now = io.nowNs();
         try {
             // Responses first: an ACK queued for coalescing answers a request the application may
-            // already have seen complete, and must leave before what it posted since (a ping-pong
-            // whose pong overtook its ping's ACK would see its RECV complete before its SEND). READ
+            // already have seen complete, and leaves before what it posted since (the invoker mode's
+            // transport then holds plain ACKs until its flush, after a polling thread's answer:
+            // runtime.AcknowledgementHold). READ
             // responses are not paced by the requesters' budget: a quota per turn (another turn is
             // asked for if responses remain, after the I/O loop has read the network).
             context.pacer.run(ResponsePacer.TURN_QUOTA);

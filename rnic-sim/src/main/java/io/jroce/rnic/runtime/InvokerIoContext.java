@@ -49,6 +49,8 @@ public final class InvokerIoContext implements IoContext {
     /** How long the fallback thread goes on polling after a round that found nothing. */
     private final long fallbackSpinNs;
     private final PolledTransport transport;
+    /** Plain ACKs held until the flush, so that they leave after what the turn's thread posted. */
+    private final AcknowledgementHold hold = new AcknowledgementHold();
     /** The device's timer entry point; null until {@link #start}. */
     private volatile Runnable timers;
     private ProgressFallback fallback;
@@ -159,7 +161,7 @@ public final class InvokerIoContext implements IoContext {
     private void endTurn(long now) {
         timers(now);
         if (!applicationPolling(now)) {
-            transport.flush();
+            flushTransport();
         }
     }
 
@@ -226,7 +228,7 @@ public final class InvokerIoContext implements IoContext {
             // What the last round sent (an ACK for the message this thread just polled) leaves now,
             // or with the answer this thread posted meanwhile, in one system call: not at the end of
             // the round, where it would delay the completion the caller waits for.
-            transport.flush();
+            flushTransport();
             return round(now, false);
         } finally {
             release();
@@ -300,7 +302,7 @@ public final class InvokerIoContext implements IoContext {
             runTasks(); // what was queued before the close still runs (e.g. the device's last events)
             // What the device sent and a poll left queued (an ACK it defers to the thread's next
             // call) leaves before the sockets close, as a NIC sends what it was handed.
-            transport.flush();
+            flushTransport();
             transport.close();
         } finally {
             owner.unlock();
@@ -315,15 +317,28 @@ public final class InvokerIoContext implements IoContext {
         work += runTasks();
         work += timers(now);
         if (flush) {
-            transport.flush();
+            flushTransport();
         }
         return work;
+    }
+
+    /** What the turns sent leaves: the ACKs held last ({@link AcknowledgementHold}), then the flush. */
+    private void flushTransport() {
+        if (hold.held() > 0) {
+            hold.release(transport);
+        }
+        transport.flush();
+    }
+
+    /** The ACKs held until the flush. Owner only. */
+    AcknowledgementHold acknowledgementHold() {
+        return hold;
     }
 
     /** Due timers and the flush of what the work sent. Owner only. */
     private int maintenance(long now) {
         int work = timers(now);
-        transport.flush();
+        flushTransport();
         return work;
     }
 

@@ -8,7 +8,9 @@ import io.jroce.stack.transport.RoceTransport;
 
 /**
  * What an invoker-mode device sees of its {@link PolledTransport}: sends go straight through (the
- * device calls them as the owner), flushes are the owner's turn's to make ({@link #flush}),
+ * device calls them as the owner) except plain ACKs, held until the turn's flush so that they
+ * leave after what the turn's thread posted ({@link AcknowledgementHold}); flushes are the owner's
+ * turn's to make ({@link #flush}),
  * joining and leaving a multicast group (called by an application thread) run as the owner so
  * that they never race a round reading the sockets, and closing stops the fallback thread and
  * closes the sockets as the owner.
@@ -33,15 +35,35 @@ public final class OwnedTransport implements RoceTransport {
         transport.start(handler);
     }
 
+    /** Sends, or holds a plain ACK until the turn's flush ({@link AcknowledgementHold}). */
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort) {
+        if (held(packet, offset, length, srcAddress, dstAddress, dstPort, 0, false)) {
+            return true;
+        }
         return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort);
     }
 
     @Override
     public boolean send(DirectBuffer packet, int offset, int length, byte[] srcAddress, byte[] dstAddress, int dstPort,
                         long frame) {
+        if (held(packet, offset, length, srcAddress, dstAddress, dstPort, frame, true)) {
+            return true;
+        }
         return transport.send(packet, offset, length, srcAddress, dstAddress, dstPort, frame);
+    }
+
+    /** Holds a plain ACK; before any other response, sends the ACKs held (a responder's PSN order). */
+    private boolean held(DirectBuffer packet, int offset, int length, byte[] src, byte[] dst, int port, long frame,
+                         boolean framed) {
+        AcknowledgementHold hold = io.acknowledgementHold();
+        if (AcknowledgementHold.isPlainAck(packet, offset, length)) {
+            return hold.hold(packet, offset, src, dst, port, frame, framed);
+        }
+        if (hold.held() > 0 && AcknowledgementHold.isResponse(packet, offset)) {
+            hold.release(transport);
+        }
+        return false;
     }
 
     /**

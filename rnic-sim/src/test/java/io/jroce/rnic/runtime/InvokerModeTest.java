@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.stats.Counters;
+import io.jroce.stack.wire.Opcode;
 import io.jroce.verbs.QpConnector;
 import io.jroce.verbs.RemoteQp;
 import io.jroce.verbs.AccessFlags;
@@ -96,6 +98,15 @@ class InvokerModeTest {
         rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, da.gids().get(0)));
     }
 
+    /** Waits until B's fallback thread sleeps without watching the sockets: B's application alone reads them. */
+    private void awaitFallbackSteppedBack() {
+        long end = System.nanoTime() + DEADLINE_NS;
+        while (!pipe.b.sleepingUnwatched) {
+            assertTrue(System.nanoTime() - end < 0, "B's fallback thread never stepped back");
+            Thread.onSpinWait();
+        }
+    }
+
     /** Busy-polls {@code cq} on this thread until a completion comes. */
     private static WorkCompletion spin(CompletionQueue cq) {
         WorkCompletion wc = new WorkCompletion();
@@ -118,11 +129,7 @@ class InvokerModeTest {
         a.mr.buffer().put(0, data);
         qb.postRecv(new ReceiveWorkRequest().wrId(7).sgList(ScatterGatherEntry.of(b.mr, 0, 4096)));
         b.device.progress(); // B's application is now progressing it: its fallback steps back
-        long end = System.nanoTime() + DEADLINE_NS;
-        while (!pipe.b.sleepingUnwatched) {
-            assertTrue(System.nanoTime() - end < 0, "B's fallback thread never stepped back");
-            Thread.onSpinWait();
-        }
+        awaitFallbackSteppedBack();
         qa.postSend(new SendWorkRequest().wrId(9).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
             .sgList(ScatterGatherEntry.of(a.mr, 0, data.length)));
 
@@ -133,9 +140,46 @@ class InvokerModeTest {
         b.mr.buffer().get(0, got);
         assertArrayEquals(data, got);
         assertSame(Thread.currentThread(), pipe.b.lastReader, "the polling thread read B's packets itself");
+        // The ACK B's round sent waits for its application's next call (a socket's send queue does
+        // too: the round defers its flush); B's fallback steps in only after an hour here.
+        assertEquals(List.of(), pipe.b.sentOpcodes, "nothing left B before its application's next call");
+        b.device.progress();
+        assertEquals(List.of(Opcode.RC_ACKNOWLEDGE), pipe.b.sentOpcodes);
         WorkCompletion send = spin(a.cqs.get(0));
         assertEquals(WcStatus.SUCCESS, send.status(), send.toString());
         assertEquals(9, send.wrId());
+    }
+
+    /**
+     * A ping-pong as send_lat runs it: B's application polls its receive, answers with a SEND, then
+     * calls again. The ACK of A's request, which B's round produced before the answer was posted,
+     * leaves after the answer (AcknowledgementHold), so that the answer is not delayed by it and
+     * the two can leave as one GSO run; A completes both its SEND and its RECV.
+     */
+    @Test
+    void theAnswerLeavesBeforeTheAckOfTheRequestItAnswers() {
+        QueuePair qa = a.newQp();
+        QueuePair qb = b.newQp();
+        connect(QpConnector.rc().accessFlags(ACCESS), qa, a.device, qb, b.device);
+        qa.postRecv(new ReceiveWorkRequest().wrId(20).sgList(ScatterGatherEntry.of(a.mr, 4096, 64)));
+        qb.postRecv(new ReceiveWorkRequest().wrId(10).sgList(ScatterGatherEntry.of(b.mr, 0, 64)));
+        b.device.progress(); // B's application polls from now on
+        awaitFallbackSteppedBack();
+        qa.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .sgList(ScatterGatherEntry.of(a.mr, 0, 64)));
+
+        assertEquals(WcStatus.SUCCESS, spin(b.cqs.get(0)).status());
+        qb.postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            .sgList(ScatterGatherEntry.of(b.mr, 64, 64)));
+        b.device.progress();
+
+        assertEquals(List.of(Opcode.RC_SEND_ONLY, Opcode.RC_ACKNOWLEDGE), pipe.b.sentOpcodes,
+            "the answer first, then the ACK B owed since before it was posted");
+        WorkCompletion first = spin(a.cqs.get(0));
+        WorkCompletion second = spin(a.cqs.get(0));
+        assertEquals(Set.of(1L, 20L), Set.of(first.wrId(), second.wrId()), first + " " + second);
+        assertEquals(WcStatus.SUCCESS, first.status());
+        assertEquals(WcStatus.SUCCESS, second.status());
     }
 
     @Test

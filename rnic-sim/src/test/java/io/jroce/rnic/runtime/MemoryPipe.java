@@ -39,6 +39,8 @@ final class MemoryPipe {
         volatile boolean holdUntilFlush;
         /** Datagrams sent and held for the next flush; owner only. */
         private final java.util.List<Datagram> held = new java.util.ArrayList<>();
+        /** The opcode (first byte) of every datagram this end sent, in the order they left it. */
+        final java.util.List<Integer> sentOpcodes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         /** How many flushes delivered something. */
         final java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
         volatile Thread lastReader;
@@ -74,6 +76,7 @@ final class MemoryPipe {
                 held.add(d);
                 return true;
             }
+            sentOpcodes.add(copy[0] & 0xFF);
             peer.inbound.add(d);
             peer.signal();
             return true;
@@ -85,6 +88,7 @@ final class MemoryPipe {
                 return;
             }
             flushes.incrementAndGet();
+            held.forEach(d -> sentOpcodes.add(d.bytes()[0] & 0xFF));
             peer.inbound.addAll(held);
             held.clear();
             peer.signal();

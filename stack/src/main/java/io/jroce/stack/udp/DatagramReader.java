@@ -12,12 +12,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Non-blocking reads of one socket of a {@link DirectUdpTransport} into preallocated slots, each
  * datagram handed to the {@link DatagramReceiver} in place. With {@link EpollInternals} a batch is
  * one recvmmsg(2) whose entries (iovec, sender address and port, length) are reused: nothing is
- * allocated per datagram. Without, one {@code Socket.recvFromAddress} per datagram (which
+ * allocated per datagram. With UDP GRO on the socket, each read is one recvmsg(2) of a coalesced
+ * run (a sender's GSO message arrives whole: one system call for its datagrams, where recvmmsg
+ * costs two, Netty's getsockopt before it included), cut at the segment size the kernel reports.
+ * Without {@link EpollInternals}, one {@code Socket.recvFromAddress} per datagram (which
  * allocates its sender address). One thread at a time.
  */
 final class DatagramReader {
     /** sizeof(struct iovec) on LP64: a pointer and a size_t. */
     static final int IOVEC_SIZE = 16;
+    /** Read buffer with UDP_GRO: the largest coalesced run (64 KiB) fits whole. */
+    static final int GRO_READ_SIZE = 65536;
 
     private final LinuxSocket socket;
     private final int fd;
@@ -36,13 +41,26 @@ final class DatagramReader {
     private final byte[] src16 = new byte[16];
     /** Fallback only: the sender addresses it allocates, mapped to their 16-byte form. */
     private final SourceAddressCache sources;
+    /** Reads are recvmsg(2) of GRO runs into one buffer of {@link #GRO_READ_SIZE}. */
+    private final boolean gro;
+    /**
+     * GRO reads: the last read found the socket empty. The next read that finds a run hands it
+     * over at once, without looking for more: the caller polling for an answer gets it one system
+     * call sooner; the following reads go on until the socket is empty again.
+     */
+    private boolean idle = true;
 
-    DatagramReader(LinuxSocket socket, boolean ipv6, int maxDatagramSize, int batch, boolean nativeBatches) {
+    /**
+     * @param gro the socket has UDP_GRO on (only with {@code nativeBatches}): read runs, not batches
+     */
+    DatagramReader(LinuxSocket socket, boolean ipv6, int maxDatagramSize, int batch, boolean nativeBatches,
+                   boolean gro) {
         this.socket = socket;
         this.fd = socket.intValue();
         this.ipv6 = ipv6;
-        this.slot = maxDatagramSize + 1;
-        this.batch = nativeBatches ? batch : 1;
+        this.gro = gro && nativeBatches;
+        this.slot = this.gro ? GRO_READ_SIZE : maxDatagramSize + 1;
+        this.batch = nativeBatches && !this.gro ? batch : 1;
         ByteBuffer memory = ByteBuffer.allocateDirect(slot * this.batch);
         this.slots = new UnsafeBuffer(memory);
         this.slotsAddress = BufferUtil.address(memory);
@@ -76,7 +94,44 @@ final class DatagramReader {
      * @throws IOException the socket failed (not for "nothing to read")
      */
     int read(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {
+        if (gro) {
+            return readRuns(max, local, receiver);
+        }
         return packets != null ? readBatches(max, local, receiver) : readOneByOne(max, local, receiver);
+    }
+
+    private int readRuns(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {
+        Object p = packets[0];
+        int total = 0;
+        while (total < max && socket.isOpen()) {
+            EpollInternals.iovecCount(p, 1); // the last read left a byte count there
+            int n = EpollInternals.recvmsg(fd, ipv6, p);
+            if (n < 0) {
+                if (n == Errors.ERRNO_EAGAIN_NEGATIVE || n == Errors.ERRNO_EWOULDBLOCK_NEGATIVE) {
+                    idle = true;
+                    return total;
+                }
+                throw Errors.newIOException("recvmsg", n);
+            }
+            senderOf(p, 0);
+            int port = EpollInternals.senderPort(p);
+            int segment = EpollInternals.segmentSize(p);
+            if (segment <= 0 || segment >= n) {
+                deliver(receiver, local, 0, n, port);
+                total++;
+            } else {
+                // Every datagram of the run came from the same sender and port (GRO merges one flow).
+                for (int offset = 0; offset < n; offset += segment) {
+                    deliver(receiver, local, offset, Math.min(segment, n - offset), port);
+                    total++;
+                }
+            }
+            if (idle) {
+                idle = false;
+                return total;
+            }
+        }
+        return total;
     }
 
     private int readBatches(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {
@@ -98,14 +153,8 @@ final class DatagramReader {
             }
             for (int i = 0; i < n; i++) {
                 Object p = packets[i];
-                int length = EpollInternals.receivedLength(p);
-                byte[] sender = senderAddresses[i];
-                if (EpollInternals.senderAddressLength(p) == 4) {
-                    ipv4Mapped(sender);
-                } else {
-                    System.arraycopy(sender, 0, src16, 0, 16);
-                }
-                deliver(receiver, local, i * slot, length, EpollInternals.senderPort(p));
+                senderOf(p, i);
+                deliver(receiver, local, i * slot, EpollInternals.receivedLength(p), EpollInternals.senderPort(p));
             }
             total += n;
             if (n < want) {
@@ -113,6 +162,16 @@ final class DatagramReader {
             }
         }
         return total;
+    }
+
+    /** Copies entry {@code i}'s sender address, as the last read wrote it, into {@link #src16}. */
+    private void senderOf(Object p, int i) {
+        byte[] sender = senderAddresses[i];
+        if (EpollInternals.senderAddressLength(p) == 4) {
+            ipv4Mapped(sender);
+        } else {
+            System.arraycopy(sender, 0, src16, 0, 16);
+        }
     }
 
     private int readOneByOne(int max, LocalEndpoint local, DatagramReceiver receiver) throws IOException {

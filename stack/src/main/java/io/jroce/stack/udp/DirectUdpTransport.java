@@ -78,6 +78,8 @@ public final class DirectUdpTransport implements PolledTransport {
     private static final int IPV6_ADD_MEMBERSHIP = 20;
     private static final int SOL_UDP = 17;
     private static final int UDP_NO_CHECK6_RX = 102;
+    /** setsockopt(SOL_UDP, UDP_GRO = 104): linux/udp.h, Linux 5.0. */
+    private static final int UDP_GRO = 104;
     private static final DirectSocket[] NO_SOCKETS = new DirectSocket[0];
 
     private final Counters counters;
@@ -517,8 +519,9 @@ public final class DirectUdpTransport implements PolledTransport {
             socket.bind(new InetSocketAddress(ep.address, bindPort));
             ep.port = socket.localAddress().getPort();
             boolean ipv6 = !ep.ipv4;
+            boolean gro = settings.gro && allocationFree && groOn(socket, where);
             DatagramReader reader = new DatagramReader(socket, ipv6, settings.maxDatagramSize, settings.receiveBatch,
-                allocationFree);
+                allocationFree, gro);
             DatagramSendQueue queue = !sends ? null : new DatagramSendQueue(socket, ipv6, ep.ipv4,
                 settings.sendQueueBytes, settings.gso && EpollDatagramChannel.isSegmentedDatagramPacketSupported(),
                 allocationFree, counters, ep.toString());
@@ -534,6 +537,17 @@ public final class DirectUdpTransport implements PolledTransport {
                 throw u;
             }
             throw new UdpTransportException("cannot bind a UDP socket to " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Turns UDP_GRO on; false (logged at debug level) when the kernel refuses it. */
+    private static boolean groOn(LinuxSocket socket, String where) {
+        try {
+            socket.setIntOpt(SOL_UDP, UDP_GRO, 1);
+            return socket.getIntOpt(SOL_UDP, UDP_GRO) == 1;
+        } catch (IOException e) {
+            LOG.debug("no UDP_GRO on the socket for {} ({}): reading in recvmmsg batches", where, e.toString());
+            return false;
         }
     }
 
@@ -581,6 +595,7 @@ public final class DirectUdpTransport implements PolledTransport {
         private int socketBufferSize;
         private int sendQueueBytes = UdpTransport.DEFAULT_SEND_QUEUE_BYTES;
         private boolean gso = true;
+        private boolean gro;
         private boolean allowInternals = true;
         private Path pcap;
 
@@ -677,6 +692,21 @@ public final class DirectUdpTransport implements PolledTransport {
          */
         public Builder gso(boolean enabled) {
             this.gso = enabled;
+            return this;
+        }
+
+        /**
+         * UDP generic receive offload (UDP_GRO, Linux 5.0+; off by default): a sender's GSO message
+         * (on loopback, or coalesced by the receiving NIC) arrives as one run that one recvmsg(2)
+         * reads, instead of datagrams that recvmmsg(2) reads in batches. Only with the native
+         * batches ({@link DirectUdpTransport#allocationFree()}); a kernel that refuses the option
+         * reads in batches.
+         *
+         * @param enabled whether to receive with GRO
+         * @return this builder
+         */
+        public Builder gro(boolean enabled) {
+            this.gro = enabled;
             return this;
         }
 

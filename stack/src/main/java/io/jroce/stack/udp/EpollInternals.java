@@ -48,6 +48,8 @@ final class EpollInternals {
     private static final MethodHandle SENDMMSG0;
     /** {@code (int fd, boolean ipv6, Object[] packets, int offset, int len) -> int}: messages read or -errno. */
     private static final MethodHandle RECVMMSG0;
+    /** {@code (int fd, boolean ipv6, Object packet) -> int}: bytes read or -errno. */
+    private static final MethodHandle RECVMSG0;
     private static final MethodHandle NEW_PACKET;
     private static final Class<?> PACKET_CLASS;
     private static final MethodHandle SET_MEMORY_ADDRESS;
@@ -61,13 +63,15 @@ final class EpollInternals {
     private static final MethodHandle SET_RECIPIENT_SCOPE_ID;
     private static final MethodHandle SET_RECIPIENT_PORT;
     private static final MethodHandle SET_SEGMENT_SIZE;
+    private static final MethodHandle GET_SEGMENT_SIZE;
 
     static {
         MethodHandle sendmmsg0 = null;
         MethodHandle recvmmsg0 = null;
+        MethodHandle recvmsg0 = null;
         MethodHandle newPacket = null;
         Class<?> packetClass = null;
-        MethodHandle[] fields = new MethodHandle[11];
+        MethodHandle[] fields = new MethodHandle[12];
         Throwable cause = null;
         try {
             Epoll.ensureAvailability();
@@ -81,6 +85,9 @@ final class EpollInternals {
                 int.class);
             sendmmsg0 = nativeLookup.findStatic(nativeClass, "sendmmsg0", mmsg).asType(erased);
             recvmmsg0 = nativeLookup.findStatic(nativeClass, "recvmmsg0", mmsg).asType(erased);
+            recvmsg0 = nativeLookup.findStatic(nativeClass, "recvmsg0",
+                    MethodType.methodType(int.class, int.class, boolean.class, packetClass))
+                .asType(MethodType.methodType(int.class, int.class, boolean.class, Object.class));
 
             // An entry is an inner class: its constructor takes the enclosing array, whose state it
             // never touches on the paths used here (only newDatagramPacket, not called, reads it).
@@ -102,6 +109,7 @@ final class EpollInternals {
             fields[8] = setter(packetLookup, packetClass, "recipientScopeId", int.class);
             fields[9] = setter(packetLookup, packetClass, "recipientPort", int.class);
             fields[10] = setter(packetLookup, packetClass, "segmentSize", int.class);
+            fields[11] = getter(packetLookup, packetClass, "segmentSize", int.class);
         } catch (Throwable t) { // any linkage problem means: use the public calls
             if (t instanceof VirtualMachineError e) {
                 throw e;
@@ -113,6 +121,7 @@ final class EpollInternals {
         DATAGRAMS_UNAVAILABILITY_CAUSE = cause;
         SENDMMSG0 = ok ? sendmmsg0 : null;
         RECVMMSG0 = ok ? recvmmsg0 : null;
+        RECVMSG0 = ok ? recvmsg0 : null;
         NEW_PACKET = ok ? newPacket : null;
         PACKET_CLASS = ok ? packetClass : null;
         SET_MEMORY_ADDRESS = ok ? fields[0] : null;
@@ -126,6 +135,7 @@ final class EpollInternals {
         SET_RECIPIENT_SCOPE_ID = ok ? fields[8] : null;
         SET_RECIPIENT_PORT = ok ? fields[9] : null;
         SET_SEGMENT_SIZE = ok ? fields[10] : null;
+        GET_SEGMENT_SIZE = ok ? fields[11] : null;
     }
 
     private EpollInternals() {
@@ -184,6 +194,31 @@ final class EpollInternals {
     static int recvmmsg(int fd, boolean ipv6, Object[] packets, int offset, int len) {
         try {
             return (int) RECVMMSG0.invokeExact(fd, ipv6, packets, offset, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * recvmsg(2) of one datagram into {@code packet}: the bytes read, or -errno. One system call,
+     * where Netty's {@code recvmmsg0} makes two (it asks getsockopt(IP_RECVORIGDSTADDR) first, on
+     * every call); it also reports a UDP GRO run's segment size ({@link #segmentSize}).
+     */
+    static int recvmsg(int fd, boolean ipv6, Object packet) {
+        try {
+            return (int) RECVMSG0.invokeExact(fd, ipv6, packet);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * After a {@link #recvmsg}: the size of each datagram of the coalesced run read (the kernel's
+     * UDP_GRO control message; the last may be shorter), or 0 when one datagram was read.
+     */
+    static int segmentSize(Object packet) {
+        try {
+            return (int) GET_SEGMENT_SIZE.invokeExact(packet);
         } catch (Throwable t) {
             throw rethrow(t);
         }

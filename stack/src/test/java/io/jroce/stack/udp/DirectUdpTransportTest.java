@@ -66,6 +66,7 @@ class DirectUdpTransportTest {
         final byte[] address16;
 
         Direct(DirectUdpTransport.Builder builder) {
+            configure(builder);
             transport = builder.build();
             toClose.add(transport);
             transport.start(collector);
@@ -97,6 +98,10 @@ class DirectUdpTransportTest {
             }
             return collector.queue.poll();
         }
+    }
+
+    /** A variant's settings, applied to every transport the test opens (none here). */
+    void configure(DirectUdpTransport.Builder builder) {
     }
 
     Direct direct(String address) {
