@@ -39,7 +39,7 @@ final class ReadAnalyzer implements Analyzer {
     public void packet(Packet p, int from, Report report) {
         if (p.operation() == Operation.RDMA_READ_REQUEST) {
             request(p, due[from], report);
-        } else if (p.operation() == Operation.RDMA_READ_RESPONSE) {
+        } else if (p.operation() == Operation.RDMA_READ_RESPONSE && !report.isCopy(p)) {
             response(p, 1 - from, report);
         }
     }

@@ -3,6 +3,7 @@ package io.jroce.tools.explain;
 import io.jroce.stack.icrc.IcrcCalculator;
 import io.jroce.stack.pcap.PcapWriter;
 import io.jroce.stack.wire.AethSyndrome;
+import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.RocePacket;
 import java.io.IOException;
@@ -46,6 +47,24 @@ final class SyntheticCapture implements AutoCloseable {
 
     SyntheticCapture ack(int psn, int msn) {
         return ack(psn, msn, AethSyndrome.NO_CREDIT_COUNT);
+    }
+
+    /** A's RDMA READ request of {@code length} bytes at {@code va}. */
+    SyntheticCapture read(int psn, long va, int rKey, int length) {
+        int size = packet.build(buffer, 0, Opcode.RC_RDMA_READ_REQUEST, 0);
+        packet.bth().destQp(QP_B).psn(psn).ackRequest(true).partitionKey(0xFFFF);
+        packet.reth().virtualAddress(va).rKey(rKey).dmaLength(length);
+        return write(A, B, size, false);
+    }
+
+    /** B's READ response {@code opcode} with {@code payload} bytes; its AETH, when it has one, an ACK of MSN {@code msn}. */
+    SyntheticCapture readResponse(int opcode, int psn, int payload, int msn) {
+        int length = packet.build(buffer, 0, opcode, payload);
+        packet.bth().destQp(QP_A).psn(psn).partitionKey(0xFFFF);
+        if (packet.info().has(ExtensionHeader.AETH)) {
+            packet.aeth().syndrome(AethSyndrome.NO_CREDIT_COUNT).msn(msn);
+        }
+        return write(B, A, length, false);
     }
 
     /** A request whose ICRC is one off what its bytes call for. */

@@ -1,0 +1,65 @@
+package io.jroce.tools.explain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jroce.stack.wire.Opcode;
+import io.jroce.tools.CommandRunner;
+import io.jroce.tools.ExitStatus;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A packet a capture holds twice, byte for byte (same QP, PSN, opcode and bytes), with nothing that
+ * asked for it again: a copy made on the way, counted in its sender's {@code dups}. For a request,
+ * "nothing asked" is no NAK and no timeout (RetransmissionAnalyzer); for a response, no repeated
+ * request for the responder to answer again (IBTA Vol. 1 9.7: a responder answers each
+ * duplicate request), so a responder's repeat after one is its answer, not a copy.
+ */
+class ExplainDuplicatesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void copiedResponsesAreDuplicatesAndAnswersToRepeatedRequestsAreNot() throws Exception {
+        Path f = dir.resolve("copies.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.request(Opcode.RC_SEND_ONLY, 10, 8, true)
+                .ack(10, 1)
+                .ack(10, 1) // 3: a copy of B's ACK, with no repeated request to answer
+                .read(11, 0x1000, 0x42, 768)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_FIRST, 11, 256, 2)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 12, 256, 2)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 12, 256, 2) // 7: a copy of a READ response
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_LAST, 13, 256, 2)
+                .request(Opcode.RC_SEND_ONLY, 14, 8, true)
+                .request(Opcode.RC_SEND_ONLY, 14, 8, true) // 10: a copy of A's SEND
+                .ack(14, 3)
+                .ack(14, 3); // 12: B answers the copy of frame 10 again: no copy of its own
+        }
+        CommandRunner r = CommandRunner.run("explain", f.toString());
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        Ladder ladder = new Ladder(r.out());
+        assertTrue(ladder.entry("3").notes().get(0).matches("duplicate of frame 2: the same response again \\S+ \\S+ later "
+            + "with no repeated request to answer \\(a copy made on the way\\)"), ladder.entry("3").notes().toString());
+        assertFalse(ladder.entry("3").noted("answers a repeated request"), ladder.entry("3").notes().toString());
+        assertTrue(ladder.entry("7").notes().get(0).startsWith("duplicate of frame 6: the same response again "),
+            ladder.entry("7").notes().toString());
+        assertFalse(ladder.text.contains("lost READ response"), "a copy is not a gap in the READ's responses: "
+            + ladder.text);
+        assertTrue(ladder.entry("8").noted("READ of frame 4 answered: 768 B in 3 response packets"), ladder.text);
+        assertTrue(ladder.entry("10").notes().get(0).startsWith("duplicate of frame 9: the same PSN again "),
+            ladder.entry("10").notes().toString());
+        assertEquals(List.of("the same ACK as frame 11: the responder answers a repeated request"),
+            ladder.entry("12").notes());
+        Ladder.Row a = ladder.rows.get(0);
+        Ladder.Row b = ladder.rows.get(1);
+        assertEquals(List.of(1, 0), List.of(a.duplicates(), a.retransmissions()), ladder.text);
+        assertEquals(List.of(2, 0), List.of(b.duplicates(), b.retransmissions()), ladder.text);
+        assertEquals(4, b.acks(), "every ACKNOWLEDGE packet counts, as tshark counts opcode 17");
+        assertEquals(3, ladder.findings.stream().filter(x -> x.contains("duplicate of frame")).count(), ladder.text);
+    }
+}
