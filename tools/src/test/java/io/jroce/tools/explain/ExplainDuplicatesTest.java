@@ -62,4 +62,29 @@ class ExplainDuplicatesTest {
         assertEquals(4, b.acks(), "every ACKNOWLEDGE packet counts, as tshark counts opcode 17");
         assertEquals(3, ladder.findings.stream().filter(x -> x.contains("duplicate of frame")).count(), ladder.text);
     }
+
+    /**
+     * Nor is a packet that arrives after later ones, with nothing that asked for it and no pause
+     * before it: it was overtaken on the way, so it fills its gap out of order, and is neither a
+     * duplicate nor a retransmission.
+     */
+    @Test
+    void anOvertakenPacketFillsItsGapOutOfOrder() throws Exception {
+        Path f = dir.resolve("overtaken.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.request(Opcode.RC_SEND_FIRST, 20, 256, false)
+                .request(Opcode.RC_SEND_LAST, 22, 100, true)
+                .request(Opcode.RC_SEND_MIDDLE, 21, 256, false) // 3: overtaken by frame 2
+                .ack(22, 1);
+        }
+        Ladder ladder = new Ladder(CommandRunner.run("explain", f.toString()).out());
+        assertEquals("PSN gap: PSN 21 never seen before this packet (lost before the capture point)",
+            ladder.entry("2").notes().get(0));
+        assertTrue(ladder.entry("3").notes().get(0).startsWith("out of order: fills the PSN gap, "),
+            ladder.entry("3").notes().toString());
+        Ladder.Row a = ladder.rows.get(0);
+        assertEquals(List.of(0, 0, 1), List.of(a.duplicates(), a.retransmissions(), a.gaps()), ladder.text);
+        assertTrue(ladder.text.contains("message: SEND of 612 B in 3 packets (FIRST, 1 MIDDLE, LAST), PSNs 20..22"),
+            "the overtaken MIDDLE belongs to its message: " + ladder.text);
+    }
 }
