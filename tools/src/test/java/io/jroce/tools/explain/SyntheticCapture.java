@@ -7,13 +7,18 @@ import io.jroce.stack.wire.ExtensionHeader;
 import io.jroce.stack.wire.Opcode;
 import io.jroce.stack.wire.RocePacket;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A capture written packet by packet with the stack's {@link PcapWriter}, for what no run makes
  * on purpose: PSNs across the 24-bit wrap, a MIDDLE without its FIRST, a bad ICRC, every NAK code.
- * A is 10.0.0.1 with QP 0x11, B is 10.0.0.2 with QP 0x12; A requests, B responds.
+ * A is 10.0.0.1 with QP 0x11, B is 10.0.0.2 with QP 0x12; A requests, B responds. The packets are
+ * {@link #STEP_NS} apart, whatever the clock did while they were written: a test on a busy machine
+ * must not see a copy turn into a retransmission because the writing thread was descheduled.
  */
 final class SyntheticCapture implements AutoCloseable {
     static final int A = 0x0A000001;
@@ -21,12 +26,17 @@ final class SyntheticCapture implements AutoCloseable {
     static final int QP_A = 0x11;
     static final int QP_B = 0x12;
 
+    /** The time between two packets of the capture. */
+    static final long STEP_NS = 1_000;
+
+    private final Path file;
     private final PcapWriter writer;
     private final RocePacket packet = new RocePacket();
     private final IcrcCalculator icrc = new IcrcCalculator();
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8192]);
 
     SyntheticCapture(Path file) throws IOException {
+        this.file = file;
         writer = PcapWriter.create(file);
     }
 
@@ -83,5 +93,19 @@ final class SyntheticCapture implements AutoCloseable {
     @Override
     public void close() throws IOException {
         writer.close();
+        retime();
+    }
+
+    /** Sets each record's timestamp (classic pcap, nanoseconds: 16-byte record headers after 24 bytes) to its place. */
+    private void retime() throws IOException {
+        ByteBuffer pcap = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        long startSec = pcap.getInt(24);
+        int at = 24;
+        for (long i = 0; at + 16 <= pcap.limit(); i++) {
+            pcap.putInt(at, (int) (startSec + i * STEP_NS / 1_000_000_000L));
+            pcap.putInt(at + 4, (int) (i * STEP_NS % 1_000_000_000L));
+            at += 16 + pcap.getInt(at + 8);
+        }
+        Files.write(file, pcap.array());
     }
 }
