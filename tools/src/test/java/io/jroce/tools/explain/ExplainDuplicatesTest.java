@@ -64,6 +64,50 @@ class ExplainDuplicatesTest {
     }
 
     /**
+     * A READ response repeated too long after the first to be a copy on the way (a responder replaying
+     * it for a READ request the capture missed) is an older response again, not a skip over every
+     * PSN of the 24-bit space to a "lost" range.
+     */
+    @Test
+    void aLateRepeatOfAReadResponseIsNoLostResponse() throws Exception {
+        Path f = dir.resolve("late-repeat.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.read(11, 0x1000, 0x42, 768)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_FIRST, 11, 256, 1)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 12, 256, 1)
+                .pause(RetransmissionAnalyzer.DUPLICATE_WINDOW_NS)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 12, 256, 1) // 4: 2 ms after frame 3
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_LAST, 13, 256, 1);
+        }
+        Ladder ladder = new Ladder(CommandRunner.run("explain", f.toString()).out());
+        assertFalse(ladder.text.contains("lost READ response"), ladder.text);
+        assertEquals(List.of("PSN 12 of the READ of frame 1 again: its responder sent it before, in frame 3"),
+            ladder.entry("4").notes());
+        assertTrue(ladder.entry("5").noted("READ of frame 1 answered: 768 B in 3 response packets"), ladder.text);
+        assertEquals(0, ladder.rows.get(1).duplicates(), ladder.text);
+    }
+
+    /** Nor is a READ response overtaken by a later one: it fills its place in the READ, late. */
+    @Test
+    void anOvertakenReadResponseIsLateNotAWrapAround() throws Exception {
+        Path f = dir.resolve("overtaken-response.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.read(11, 0x1000, 0x42, 1280)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_FIRST, 11, 256, 1)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 14, 256, 1) // 3: PSNs 12 and 13 not yet seen
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 13, 256, 1) // 4: overtaken by frame 3
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, 12, 256, 1)
+                .readResponse(Opcode.RC_RDMA_READ_RESPONSE_LAST, 15, 256, 1);
+        }
+        Ladder ladder = new Ladder(CommandRunner.run("explain", f.toString()).out());
+        assertTrue(ladder.entry("3").noted("lost READ response: PSNs 12..13 of the READ of frame 1 never seen"),
+            ladder.text);
+        assertEquals(List.of("late READ response: PSN 13 of the READ of frame 1, overtaken on the way by later ones"),
+            ladder.entry("4").notes());
+        assertTrue(ladder.entry("6").noted("READ of frame 1 answered: 1280 B in 5 response packets"), ladder.text);
+    }
+
+    /**
      * Nor is a packet that arrives after later ones, with nothing that asked for it and no pause
      * before it: it was overtaken on the way, so it fills its gap out of order, and is neither a
      * duplicate nor a retransmission.

@@ -11,13 +11,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A capture written packet by packet with the stack's {@link PcapWriter}, for what no run makes
  * on purpose: PSNs across the 24-bit wrap, a MIDDLE without its FIRST, a bad ICRC, every NAK code.
  * A is 10.0.0.1 with QP 0x11, B is 10.0.0.2 with QP 0x12; A requests, B responds. The packets are
- * {@link #STEP_NS} apart, whatever the clock did while they were written: a test on a busy machine
+ * {@link #STEP_NS} apart (or as {@link #pause} says), whatever the clock did while they were written: a test on a busy machine
  * must not see a copy turn into a retransmission because the writing thread was descheduled.
  */
 final class SyntheticCapture implements AutoCloseable {
@@ -30,6 +32,9 @@ final class SyntheticCapture implements AutoCloseable {
     static final long STEP_NS = 1_000;
 
     private final Path file;
+    /** Each packet's time since the first. */
+    private final List<Long> times = new ArrayList<>();
+    private long nextNs;
     private final PcapWriter writer;
     private final RocePacket packet = new RocePacket();
     private final IcrcCalculator icrc = new IcrcCalculator();
@@ -87,6 +92,14 @@ final class SyntheticCapture implements AutoCloseable {
     private SyntheticCapture write(int src, int dst, int length, boolean badIcrc) {
         int crc = icrc.computeIpv4(src, dst, 0, IcrcCalculator.IPV4_FLAGS_DF, 49152, 4791, buffer, 0, length);
         writer.ipv4(src, dst, 0, IcrcCalculator.IPV4_FLAGS_DF, 49152, 4791, buffer, 0, length, badIcrc ? crc + 1 : crc);
+        times.add(nextNs);
+        nextNs += STEP_NS;
+        return this;
+    }
+
+    /** The next packet comes {@code ns} later than it would have. */
+    SyntheticCapture pause(long ns) {
+        nextNs += ns;
         return this;
     }
 
@@ -101,9 +114,9 @@ final class SyntheticCapture implements AutoCloseable {
         ByteBuffer pcap = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         long startSec = pcap.getInt(24);
         int at = 24;
-        for (long i = 0; at + 16 <= pcap.limit(); i++) {
-            pcap.putInt(at, (int) (startSec + i * STEP_NS / 1_000_000_000L));
-            pcap.putInt(at + 4, (int) (i * STEP_NS % 1_000_000_000L));
+        for (long t : times) {
+            pcap.putInt(at, (int) (startSec + t / 1_000_000_000L));
+            pcap.putInt(at + 4, (int) (t % 1_000_000_000L));
             at += 16 + pcap.getInt(at + 8);
         }
         Files.write(file, pcap.array());
