@@ -126,6 +126,24 @@ class EventLogTest {
             "the log changed: check it, then -Djroce.eventLog.write=true rewrites " + GOLDEN);
     }
 
+    /** The schema this test holds records to is docs/event-log.md's table: the same names, each field named in its row. */
+    @Test
+    void theSchemaIsTheDocumentedOne() throws IOException {
+        Map<String, String> documented = new java.util.TreeMap<>();
+        for (String line : Files.readAllLines(Path.of("../docs/event-log.md"))) {
+            if (line.startsWith("| `roce:")) {
+                String[] cells = line.split("\\|");
+                java.util.regex.Matcher names = java.util.regex.Pattern.compile("roce:[a-z_]+").matcher(cells[1]);
+                while (names.find()) {
+                    documented.put(names.group(), cells[2]);
+                }
+            }
+        }
+        assertEquals(new java.util.TreeSet<>(SCHEMA.keySet()), documented.keySet());
+        SCHEMA.forEach((name, fields) -> fields.forEach(field -> assertTrue(documented.get(name).contains("`" + field
+            + "`"), name + ": docs/event-log.md does not name " + field)));
+    }
+
     @Test
     void everyRecordHasTheDocumentedShape() throws IOException {
         ObjectMapper mapper = new ObjectMapper();

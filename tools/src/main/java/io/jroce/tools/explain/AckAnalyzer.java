@@ -24,6 +24,9 @@ final class AckAnalyzer implements Analyzer {
             case RNR_NAK -> s.rnrNaks++;
             default -> report.finding(p, "AETH with the reserved syndrome kind 10b: a requester drops it");
         }
+        if (report.isCopy(p)) {
+            return; // counted, as tshark counts it; its finding says it is a copy of the one before
+        }
         String consequence = AethText.consequence(p.ext().aeth().syndrome());
         if (consequence != null) {
             report.finding(p, AethText.syndrome(p.ext().aeth().syndrome()) + ": " + consequence);

@@ -20,7 +20,7 @@ final class AtomicAnalyzer implements Analyzer {
         Operation op = p.operation();
         if (op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
             requests[from].putIfAbsent(p.psn(), p);
-        } else if (op == Operation.ATOMIC_ACKNOWLEDGE) {
+        } else if (op == Operation.ATOMIC_ACKNOWLEDGE && !report.isCopy(p)) {
             int requester = 1 - from;
             Packet request = requests[requester].get(p.psn());
             if (request == null) {

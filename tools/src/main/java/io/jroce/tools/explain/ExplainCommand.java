@@ -72,7 +72,7 @@ public final class ExplainCommand implements Command {
                 capture.packets().size(), connections.size(), connections.size() == 1 ? "" : "s", skipped(capture));
         }
         LadderPrinter ladder = new LadderPrinter(out, capture.startNs(), faults);
-        MermaidPrinter mermaid = new MermaidPrinter(out);
+        MermaidPrinter mermaid = new MermaidPrinter(out, faults);
         for (Connection c : shown) {
             // A packet lost on the way is drawn, but the analysis sees what arrived, as the receiver did.
             Report report = ConnectionAnalysis.analyseArrived(c, lost);

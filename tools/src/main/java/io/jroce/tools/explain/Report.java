@@ -28,6 +28,8 @@ final class Report {
     private final Set<Integer> repeats = new HashSet<>();
     /** Repeats whose PSN the capture had not seen before: they fill a PSN gap. */
     private final Set<Integer> gapFills = new HashSet<>();
+    /** Responses that repeat an earlier one with no request to answer: copies made on the way. */
+    private final Set<Integer> copies = new HashSet<>();
 
     /** READ requests by ordinal, and the response that completed each. */
     private final Map<Integer, Packet> readsAnswered = new HashMap<>();
@@ -114,5 +116,14 @@ final class Report {
 
     boolean isGapFill(Packet p) {
         return gapFills.contains(p.ordinal());
+    }
+
+    void markCopy(Packet p) {
+        copies.add(p.ordinal());
+    }
+
+    /** Whether response {@code p} is a copy of an earlier one made on the way: the response analysers skip it. */
+    boolean isCopy(Packet p) {
+        return copies.contains(p.ordinal());
     }
 }

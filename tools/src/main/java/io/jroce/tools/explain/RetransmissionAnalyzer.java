@@ -19,8 +19,11 @@ import java.util.Map;
  * error or an RNR NAK for that PSN, or an implied NAK (a READ response or ACK that skipped an
  * expected READ response, IBTA Vol. 1 9.7); or when the requester fell silent first, as after a
  * timeout. The packets after it up to the newest PSN are the rest of the go-back-N. A repeat with
- * no trigger, byte for byte its original and close behind it, is a duplicate (a copy made on the way). PSNs compare
- * modulo 2^24 ({@link Psn}).
+ * no trigger, byte for byte its original and close behind it, is a duplicate (a copy made on the way).
+ * A response byte for byte an earlier one of the same PSN and opcode is the responder answering a
+ * repeated request again (IBTA Vol. 1 9.7), one answer per repeat; with no repeat left to
+ * answer and close behind its original, it is a duplicate too, which the later analysers skip
+ * ({@link Report#isCopy}). PSNs compare modulo 2^24 ({@link Psn}).
  */
 final class RetransmissionAnalyzer implements Analyzer {
     /**
@@ -60,6 +63,10 @@ final class RetransmissionAnalyzer implements Analyzer {
         int runNext;
         final List<OpenRead> reads = new ArrayList<>();
         Packet lastRead;
+        /** Responses the responder may still send again, answering repeated requests. */
+        int answersAgain;
+        /** The newest response to this requester by opcode and PSN. */
+        final Map<Long, Packet> responses = new HashMap<>();
     }
 
     private final Requester[] requesters = {new Requester(), new Requester()};
@@ -72,7 +79,7 @@ final class RetransmissionAnalyzer implements Analyzer {
         if (p.isRequest()) {
             request(p, from, report);
         } else {
-            response(p, requesters[1 - from]);
+            response(p, from, requesters[1 - from], report);
         }
     }
 
@@ -105,14 +112,19 @@ final class RetransmissionAnalyzer implements Analyzer {
 
     private static void advance(Requester r, Packet p) {
         r.maxPsn = p.psn();
-        r.span = 1;
-        if (p.operation() == Operation.RDMA_READ_REQUEST && p.ext().reth() != null) {
-            r.span = (int) Math.max(1, (p.ext().reth().dmaLength() + MIN_PMTU - 1) / MIN_PMTU);
-        }
+        r.span = responsePsns(p);
         if (p.operation() == Operation.RDMA_READ_REQUEST) {
             r.reads.add(new OpenRead(p.psn()));
             r.lastRead = p;
         }
+    }
+
+    /** How many response PSNs request {@code p} may take: a READ's at the smallest path MTU, one otherwise. */
+    private static int responsePsns(Packet p) {
+        if (p.operation() == Operation.RDMA_READ_REQUEST && p.ext().reth() != null) {
+            return (int) Math.max(1, (p.ext().reth().dmaLength() + MIN_PMTU - 1) / MIN_PMTU);
+        }
+        return 1;
     }
 
     /**
@@ -136,6 +148,7 @@ final class RetransmissionAnalyzer implements Analyzer {
         Packet original = r.sent.get(psn);
         boolean fillsGap = fillGap(r, psn);
         report.markRepeat(p);
+        r.answersAgain += responsePsns(p); // a repeated READ is answered again from its PSN on
         if (fillsGap) {
             report.markGapFill(p);
         }
@@ -194,7 +207,10 @@ final class RetransmissionAnalyzer implements Analyzer {
         return false;
     }
 
-    private static void response(Packet p, Requester r) {
+    private static void response(Packet p, int from, Requester r, Report report) {
+        if (copied(p, from, r, report)) {
+            return;
+        }
         if (p.hasAeth()) {
             int syndrome = p.ext().aeth().syndrome();
             AethKind kind = AethSyndrome.kind(syndrome);
@@ -208,6 +224,30 @@ final class RetransmissionAnalyzer implements Analyzer {
             }
         }
         impliedNak(p, r);
+    }
+
+    /**
+     * Whether response {@code p} is a copy made on the way: the same bytes as the newest response of
+     * its opcode and PSN, close behind it, and no repeated request left for the responder to answer.
+     */
+    private static boolean copied(Packet p, int from, Requester r, Report report) {
+        Packet before = r.responses.put(((long) p.info().opcode() << 24) | p.psn(), p);
+        if (before == null || !sameBytes(p, before)) {
+            return false;
+        }
+        if (r.answersAgain > 0) {
+            r.answersAgain--;
+            return false;
+        }
+        if (p.timeNs() - before.timeNs() >= DUPLICATE_WINDOW_NS) {
+            return false;
+        }
+        report.markCopy(p);
+        report.stats(from).duplicates++;
+        report.finding(p, "duplicate of frame " + before.label() + ": the same response again "
+            + Durations.format(p.timeNs() - before.timeNs()) + " later with no repeated request to answer "
+            + "(a copy made on the way)");
+        return true;
     }
 
     /** A response beyond what the oldest open READ still owes implies its missing responses were lost. */

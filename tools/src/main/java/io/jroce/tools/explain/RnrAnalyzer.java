@@ -13,6 +13,9 @@ final class RnrAnalyzer implements Analyzer {
 
     @Override
     public void packet(Packet p, int from, Report report) {
+        if (report.isCopy(p)) {
+            return; // the wait runs from the RNR NAK the responder sent, not from its copy
+        }
         if (p.aethKind() == AethKind.RNR_NAK) {
             long timer = AethSyndrome.rnrTimerNs(AethSyndrome.value(p.ext().aeth().syndrome()));
             report.note(p, "receiver not ready: no receive WQE for PSN " + p.psn() + "; the requester waits at least "

@@ -10,7 +10,9 @@ import java.util.TreeMap;
  * The numbers explain reports, computed independently from tshark's raw fields: packets per
  * opcode, ACKs, NAKs and RNR NAKs (opcode 17 by the kind bits of the AETH syndrome), messages
  * (requests with a message-ending opcode whose PSN their flow had not carried before) and repeats
- * (requests whose PSN their flow had carried before: retransmissions and duplicates).
+ * (requests whose PSN their flow had carried before: retransmissions and duplicates). Copies of
+ * responses, which explain counts as duplicates too, are not among them: none of the rxe captures
+ * holds one (their repeated ACKs answer repeated requests), which the comparison so also checks.
  */
 record CaptureCounts(Map<Integer, Integer> opcodes, int acks, int naks, int rnrNaks, int messages, int repeats) {
     /** Request opcodes that end a message (IBTA Vol. 1 9.2 Table 38): LAST, ONLY, READ request, atomics. */

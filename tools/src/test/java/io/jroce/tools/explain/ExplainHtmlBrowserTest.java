@@ -320,6 +320,9 @@ class ExplainHtmlBrowserTest {
         open(host);
         List<String> diagrams = new java.util.ArrayList<>();
         diagrams.add(CommandRunner.run("explain", "--mermaid", LOST_MIDDLE.toString()).out());
+        // The open arrowhead of a delayed packet and the [duplicated] tag.
+        diagrams.add(CommandRunner.run("explain", "--mermaid", FaultedEventLogsTest.DELAYED_FIRST.toString()).out());
+        diagrams.add(CommandRunner.run("explain", "--mermaid", FaultedEventLogsTest.DUPLICATED_MIDDLE.toString()).out());
         diagrams.add(CommandRunner.run("explain", "--mermaid", "--packets", "1-40", RXE_CAPTURE.toString()).out());
         for (String line : CommandRunner.run("lesson").out().split("\n")) {
             if (!line.isBlank()) {
@@ -341,6 +344,14 @@ class ExplainHtmlBrowserTest {
                     + ".then(r => done('svg ' + r.svg.length)).catch(e => done('error ' + e));", diagram.strip());
                 assertTrue(String.valueOf(result).startsWith("svg "), result + "\n" + diagram);
             }
+        }
+        for (String tag : List.of("[delayed]", "[duplicated]")) {
+            String diagram = diagrams.stream().filter(d -> d.contains(tag)).findFirst().orElseThrow().strip();
+            Object svg = browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + "mermaid.render('t' + Math.floor(Math.random() * 1e9), arguments[0])"
+                + ".then(r => done(r.svg)).catch(e => done('error ' + e));", diagram);
+            assertTrue(String.valueOf(svg).contains(">" + diagram.lines().filter(l -> l.contains(tag)).findFirst()
+                .orElseThrow().replaceFirst("^.*?: ", "") + "<"), "Mermaid draws the tagged label: " + svg);
         }
         noConsoleErrors("mermaid");
         Object broken = browser.executeAsyncScript("const done = arguments[arguments.length - 1];"

@@ -2,6 +2,7 @@ package io.jroce.tools.explain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
@@ -50,6 +51,32 @@ class ExplainNetworkFaultsTest {
             + "PSN 0x101 (seen 1, applied 1)); jroce1 received it twice"), ladder.entry("2").notes());
         assertEquals(List.of("1", "2", "3", "4"), List.copyOf(ladder.entries.keySet()),
             "the copy is drawn on its original's arrow, not as a packet of its own");
+    }
+
+    /**
+     * {@code --mermaid} tags the same arrows as the terminal ladder: a delayed packet with Mermaid's
+     * open (async) arrowhead and {@code [delayed]}, a duplicated one with {@code [duplicated]}; the
+     * others stay plain. ExplainHtmlBrowserTest renders both diagrams with Mermaid itself.
+     */
+    @Test
+    void mermaidTagsTheDelayedAndTheDuplicatedArrow() throws Exception {
+        List<String> delayed = mermaid(FaultedEventLogsTest.DELAYED_FIRST);
+        assertEquals("    A-)B: 1 0.000000 s RC_SEND_FIRST psn 256 1024 B [delayed]", delayed.get(3));
+        assertEquals("    A->>B: 2 0.000000 s RC_SEND_MIDDLE psn 257 1024 B", delayed.get(5),
+            "a packet the network left alone keeps its plain arrow");
+        assertTrue(delayed.contains("    A->>B: 5 0.000002 s RC_SEND_FIRST psn 256 1024 B"),
+            "the retransmission was not held back: " + delayed);
+        List<String> duplicated = mermaid(FaultedEventLogsTest.DUPLICATED_MIDDLE);
+        assertEquals("    A->>B: 2 0.000000 s RC_SEND_MIDDLE psn 257 1024 B [duplicated]", duplicated.get(4));
+        assertEquals("    A->>B: 1 0.000000 s RC_SEND_FIRST psn 256 1024 B", duplicated.get(3));
+        assertEquals(1, duplicated.stream().filter(l -> l.contains("RC_SEND_MIDDLE psn 257")).count(),
+            "the copy is tagged on its original's arrow, not drawn as a packet of its own");
+    }
+
+    static List<String> mermaid(Path log) throws Exception {
+        CommandRunner r = CommandRunner.run("explain", "--mermaid", log.toString());
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        return r.out().lines().toList();
     }
 
     /** Without the receiver's log, the sender's marker alone: what the network did, and the rule. */
