@@ -1,7 +1,6 @@
 package io.jroce.stack.udp;
 
 import io.jroce.stack.transport.IpAddresses;
-import io.jroce.stack.transport.PolledTransport;
 import io.jroce.stack.transport.RocePacketHandler;
 import io.jroce.stack.transport.RoceTransport;
 import io.jroce.stack.wire.Opcode;
@@ -9,7 +8,6 @@ import io.jroce.stack.wire.RocePacket;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -50,8 +48,8 @@ public final class LoopbackWarmUp {
                 sendAll(t, t.port());
                 t.flush();
             });
-            handler.all.await(TIMEOUT_NS, TimeUnit.NANOSECONDS);
-            return handler.received.get();
+            handler.missing.await(TIMEOUT_NS, TimeUnit.NANOSECONDS);
+            return handler.received();
         } finally {
             t.close();
         }
@@ -73,12 +71,12 @@ public final class LoopbackWarmUp {
             sendAll(t, t.port());
             t.flush();
             long deadline = System.nanoTime() + TIMEOUT_NS;
-            while (handler.received.get() < PAYLOADS.length && System.nanoTime() - deadline < 0) {
-                if (receive(t) == 0) {
+            while (handler.missing.getCount() > 0 && System.nanoTime() - deadline < 0) {
+                if (t.receive(PAYLOADS.length) == 0) {
                     t.await(TimeUnit.MILLISECONDS.toNanos(10), true);
                 }
             }
-            return handler.received.get();
+            return handler.received();
         } finally {
             t.close();
         }
@@ -87,10 +85,6 @@ public final class LoopbackWarmUp {
     /** The datagrams one exchange sends. */
     static int datagrams() {
         return PAYLOADS.length;
-    }
-
-    private static int receive(PolledTransport t) {
-        return t.receive(PAYLOADS.length);
     }
 
     private static void sendAll(RoceTransport t, int port) {
@@ -105,14 +99,16 @@ public final class LoopbackWarmUp {
 
     /** Counts what comes back; the packets themselves are not looked at. */
     private static final class Counting implements RocePacketHandler {
-        final AtomicInteger received = new AtomicInteger();
-        final CountDownLatch all = new CountDownLatch(PAYLOADS.length);
+        final CountDownLatch missing = new CountDownLatch(PAYLOADS.length);
+
+        int received() {
+            return PAYLOADS.length - (int) missing.getCount();
+        }
 
         @Override
         public void onPacket(DirectBuffer packet, int offset, int length, byte[] srcAddress, int srcPort,
                              byte[] dstAddress) {
-            received.incrementAndGet();
-            all.countDown();
+            missing.countDown();
         }
     }
 }
