@@ -50,7 +50,7 @@ class EventLogTest {
     /** Every record name docs/event-log.md lists, with the data fields each must carry. */
     private static final Map<String, Set<String>> SCHEMA = Map.ofEntries(
         Map.entry("roce:packet_sent", Set.of("frame", "src", "dst", "udp_port", "length")),
-        Map.entry("roce:packet_received", Set.of("src", "dst", "udp_port", "length")),
+        Map.entry("roce:packet_received", Set.of("arrival", "src", "dst", "udp_port", "length")),
         Map.entry("roce:packet_dropped", Set.of("reason", "count")),
         Map.entry("roce:qp_state_updated", Set.of("qpn", "old", "new")),
         Map.entry("roce:nak_sent", Set.of("qpn", "psn", "syndrome")),
@@ -274,7 +274,10 @@ class EventLogTest {
         assertEquals(List.of(1L, 2L, 2L, 3L), framesReceived(logs.get(1)), "the copy arrives right after its original");
     }
 
-    /** A bit flipped on the way: marked in A's log; B's transport drops it on its ICRC, so it is never received. */
+    /**
+     * A bit flipped on the way: marked in A's log; B's transport drops it on its ICRC, so its RNIC
+     * never sees it, but B's log has it as an arrival with a bad ICRC, and the drop names it.
+     */
     @Test
     void aCorruptedPacketIsMarkedAndDroppedByItsReceiver() throws IOException {
         List<List<JsonNode>> logs = sendWith(FaultRule.corrupt(PacketMatch.psn(0x101).and(PacketMatch.requests()))
@@ -282,8 +285,53 @@ class EventLogTest {
         assertEquals(List.of("{\"action\":\"CORRUPT\",\"cause\":\"flip a bit of PSN 0x101 (seen 1, applied 1)\","
             + "\"frame\":2,\"opcode\":\"RC_SEND_MIDDLE\",\"dst_qpn\":17,\"psn\":257}"),
             data(logs.get(0), "roce:fault_injected"));
-        assertEquals(List.of(1L, 3L, 4L, 5L), framesReceived(logs.get(1)), "the corrupted frame 2 never reached B's RNIC");
-        assertEquals(List.of("{\"reason\":\"drop_bad_icrc\",\"count\":1}"), data(logs.get(1), "roce:packet_dropped"));
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), framesReceived(logs.get(1)), "frame 2 arrived, corrupted");
+        List<JsonNode> bad = logs.get(1).stream().filter(r -> r.path("data").has("icrc")).toList();
+        assertEquals(1, bad.size(), "one arrival with a bad ICRC: " + bad);
+        assertEquals("bad", bad.get(0).get("data").get("icrc").asText());
+        assertEquals(2, bad.get(0).get("data").get("arrival").asLong());
+        assertEquals(2, bad.get(0).get("data").get("frame").asLong());
+        List<String> drops = data(logs.get(1), "roce:packet_dropped");
+        assertEquals(1, drops.size(), drops.toString());
+        assertTrue(drops.get(0).startsWith("{\"reason\":\"drop_bad_icrc\",\"count\":1,\"arrival\":2,\"frame\":2,"
+            + "\"src\":\"10.0.0.1\""), "the drop names the arrival it refused: " + drops);
+        int at = logs.get(1).indexOf(bad.get(0));
+        assertEquals("roce:packet_dropped", logs.get(1).get(at + 1).path("name").asText(),
+            "the drop follows the arrival at once: B's RNIC did nothing with it");
+    }
+
+    /**
+     * A drop the receiving device counts while it handles an arrival names that arrival: a SEND to
+     * a QP B does not have is received (arrival 1) and dropped as drop_unknown_qpn with its
+     * sender, opcode, QPN and PSN.
+     */
+    @Test
+    void aDropNamesTheArrivalItRefused() throws IOException {
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(5).build();
+        ByteArrayOutputStream logB = new ByteArrayOutputStream();
+        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).openOn(fabric);
+             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).eventLog(logB)
+                 .openOn(fabric);
+             ProtectionDomain pdA = a.allocPd();
+             CompletionQueue cqA = a.createCq(4);
+             MemoryRegion mrA = pdA.allocateMemory(64, AccessFlags.LOCAL_WRITE);
+             QueuePair qpA = pdA.createQp(new QpInitAttributes().cq(cqA))) {
+            QpConnector.rc().connect(qpA, 0x100, new RemoteQp(0x4242, 0x300, b.gids().get(0)));
+            qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sgList(ScatterGatherEntry.of(mrA, 0, 64)));
+            fabric.runFor(1_000_000);
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        List<JsonNode> records = new ArrayList<>();
+        for (String text : logB.toString(StandardCharsets.UTF_8).substring(1).split("\u001e")) {
+            records.add(mapper.readTree(text));
+        }
+        List<String> drops = data(records, "roce:packet_dropped");
+        assertEquals("{\"reason\":\"drop_unknown_qpn\",\"count\":1,\"arrival\":1,\"src\":\"10.0.0.1\","
+            + "\"opcode\":\"RC_SEND_ONLY\",\"dst_qpn\":16962,\"psn\":256}", drops.get(0));
+        JsonNode first = records.stream().filter(r -> "roce:packet_received".equals(r.path("name").asText()))
+            .findFirst().orElseThrow();
+        assertEquals(1, first.get("data").get("arrival").asLong());
+        assertEquals(16962, first.get("data").get("dst_qpn").asInt());
     }
 
     /** A packet held back: marked in A's log; the packets sent after it overtake it. */

@@ -57,6 +57,18 @@ public final class EventLog implements FaultListener, AutoCloseable {
     private final String[] cachedText = new String[ADDRESS_CACHE];
     private int cached;
     private long frames;
+    private long arrivals;
+    /** The arrival being handled (0: none), which a drop counted meanwhile on its thread names. */
+    private long arrival;
+    private Thread arrivalThread;
+    /** A refused arrival (bad ICRC) ends at the drop its transport counts next; others when handled. */
+    private boolean arrivalEndsAtDrop;
+    private long arrivalFrame;
+    private String arrivalSrc;
+    /** The arrival's opcode name (a constant), or null when it did not parse. */
+    private String arrivalOpcode;
+    private int arrivalQpn;
+    private int arrivalPsn;
     private IOException failure;
     private boolean closed;
 
@@ -141,7 +153,9 @@ public final class EventLog implements FaultListener, AutoCloseable {
     }
 
     /**
-     * A packet the network delivered to this device, before the device checks it.
+     * A packet the network delivered to this device, before the device checks it: the arrival it
+     * starts lasts until {@link #arrivalHandled}, and a drop the device counts on this thread
+     * meanwhile names it.
      *
      * @param buffer the packet, BTH to the end of the pad
      * @param offset where it starts
@@ -154,19 +168,67 @@ public final class EventLog implements FaultListener, AutoCloseable {
      */
     public synchronized void packetReceived(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort,
                                             byte[] dst, long frame) {
+        received(buffer, offset, length, src, srcPort, dst, frame, false);
+    }
+
+    /**
+     * A packet whose ICRC did not verify, which the transport drops right after this call: logged
+     * as an arrival with {@code "icrc": "bad"}, named by the {@code drop_bad_icrc} drop that follows.
+     *
+     * @param buffer the packet as it arrived, BTH to the end of the pad
+     * @param offset where it starts
+     * @param length its length
+     * @param src the sender's address, 16 bytes
+     * @param srcPort the sender's UDP port
+     * @param dst the local address it came to, 16 bytes
+     * @param frame the sender's frame number, 0 when the network carried none
+     */
+    public synchronized void badIcrcReceived(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort,
+                                             byte[] dst, long frame) {
+        received(buffer, offset, length, src, srcPort, dst, frame, true);
+    }
+
+    /** The arrival that {@link #packetReceived} started on this thread is handled. */
+    public synchronized void arrivalHandled() {
+        if (arrivalThread == Thread.currentThread() && !arrivalEndsAtDrop) {
+            endArrival();
+        }
+    }
+
+    private void received(DirectBuffer buffer, int offset, int length, byte[] src, int srcPort, byte[] dst,
+                          long frame, boolean badIcrc) {
         if (stopped()) {
             return;
         }
         try {
             begin("roce:packet_received");
+            json.writeNumberField("arrival", ++arrivals);
             if (frame > 0) {
                 json.writeNumberField("frame", frame);
+            }
+            if (badIcrc) {
+                json.writeStringField("icrc", "bad");
             }
             packetFields(buffer, offset, length, src, dst, srcPort);
             end();
         } catch (IOException e) {
             failure = e;
+            return;
         }
+        arrival = arrivals;
+        arrivalThread = Thread.currentThread();
+        arrivalEndsAtDrop = badIcrc;
+        arrivalFrame = frame;
+        arrivalSrc = address(src);
+        arrivalOpcode = packet.info() == null ? null : packet.info().name();
+        arrivalQpn = arrivalOpcode == null ? 0 : packet.bth().destQp();
+        arrivalPsn = arrivalOpcode == null ? 0 : packet.bth().psn();
+    }
+
+    private void endArrival() {
+        arrival = 0;
+        arrivalThread = null;
+        arrivalEndsAtDrop = false;
     }
 
     private void packetFields(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int port)
@@ -436,6 +498,21 @@ public final class EventLog implements FaultListener, AutoCloseable {
             begin("roce:packet_dropped");
             json.writeStringField("reason", reason.counterName());
             json.writeNumberField("count", count);
+            if (arrival > 0 && arrivalThread == Thread.currentThread()) {
+                json.writeNumberField("arrival", arrival);
+                if (arrivalFrame > 0) {
+                    json.writeNumberField("frame", arrivalFrame);
+                }
+                json.writeStringField("src", arrivalSrc);
+                if (arrivalOpcode != null) {
+                    json.writeStringField("opcode", arrivalOpcode);
+                    json.writeNumberField("dst_qpn", arrivalQpn);
+                    json.writeNumberField("psn", arrivalPsn);
+                }
+                if (arrivalEndsAtDrop) {
+                    endArrival();
+                }
+            }
             end();
         } catch (IOException e) {
             failure = e;

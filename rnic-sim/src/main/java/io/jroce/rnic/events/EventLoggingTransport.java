@@ -9,7 +9,9 @@ import io.jroce.stack.transport.RoceTransport;
  * A device's transport with its {@link EventLog} on both sides: every packet the device sends is
  * logged before it goes down, with its frame number, every packet the network delivers before the
  * device sees it, with its sender's frame number when the network carried one (the simulated
- * fabric). The device knows nothing of the log; the packets are not touched.
+ * fabric), and one whose ICRC failed before the transport drops it. The arrival lasts while the
+ * device handles the packet, so that a drop it counts meanwhile names the packet. The device knows
+ * nothing of the log; the packets are not touched.
  */
 public final class EventLoggingTransport implements RoceTransport {
     private final RoceTransport transport;
@@ -38,7 +40,17 @@ public final class EventLoggingTransport implements RoceTransport {
             public void onPacket(DirectBuffer packet, int offset, int length, byte[] src, int srcPort, byte[] dst,
                                  long frame) {
                 log.packetReceived(packet, offset, length, src, srcPort, dst, frame);
-                handler.onPacket(packet, offset, length, src, srcPort, dst);
+                try {
+                    handler.onPacket(packet, offset, length, src, srcPort, dst);
+                } finally {
+                    log.arrivalHandled();
+                }
+            }
+
+            @Override
+            public void onBadIcrc(DirectBuffer packet, int offset, int length, byte[] src, int srcPort, byte[] dst,
+                                  long frame) {
+                log.badIcrcReceived(packet, offset, length, src, srcPort, dst, frame);
             }
         });
     }

@@ -82,6 +82,7 @@ public final class FabricEndpoint implements RoceTransport {
             return;
         }
         if (IcrcCalculator.readIcrc(b, length) != compute(d.src, d.srcPort, d.dst, d.dstPort, b, length)) {
+            handler.onBadIcrc(b, 0, length, d.src, d.srcPort, d.dst, d.frame);
             counters.increment(Counter.DROP_BAD_ICRC);
             return;
         }

@@ -35,4 +35,21 @@ public interface RocePacketHandler {
                           byte[] dstAddress, long frame) {
         onPacket(packet, offset, length, srcAddress, srcPort, dstAddress);
     }
+
+    /**
+     * A packet whose ICRC did not verify, just before the transport drops and counts it
+     * ({@code drop_bad_icrc}): for a listener that records what arrived (the event log), never for
+     * the RNIC, which must not act on it. By default nothing happens.
+     *
+     * @param packet     BTH, extension headers, payload and pad as they arrived, without the ICRC
+     * @param offset     where the BTH starts in {@code packet}
+     * @param length     the packet's length without the ICRC
+     * @param srcAddress sender IP address, 16 bytes (IPv4-mapped for IPv4)
+     * @param srcPort    sender UDP port
+     * @param dstAddress the local IP address it arrived on, 16 bytes (IPv4-mapped for IPv4)
+     * @param frame      the sender's number for the packet, 0 when the network carried none
+     */
+    default void onBadIcrc(DirectBuffer packet, int offset, int length, byte[] srcAddress, int srcPort,
+                           byte[] dstAddress, long frame) {
+    }
 }

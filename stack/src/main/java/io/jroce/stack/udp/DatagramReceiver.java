@@ -146,6 +146,7 @@ final class DatagramReceiver {
                     received);
             }
             if (ipId == Ipv4IdRecovery.NOT_FOUND) {
+                h.onBadIcrc(view, 0, roceLength, src16, srcPort, local.address16, 0);
                 counters.increment(Counter.DROP_BAD_ICRC);
                 return;
             }
@@ -155,6 +156,7 @@ final class DatagramReceiver {
                 pcap.ipv6(src16, local.address16, srcPort, local.port, view, 0, roceLength, received);
             }
             if (!valid) {
+                h.onBadIcrc(view, 0, roceLength, src16, srcPort, local.address16, 0);
                 counters.increment(Counter.DROP_BAD_ICRC);
                 return;
             }
