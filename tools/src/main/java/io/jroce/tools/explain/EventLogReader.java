@@ -192,7 +192,7 @@ final class EventLogReader {
             info.has(ExtensionHeader.IMM_DT) ? (int) field(d, "imm", info, file) : null,
             info.has(ExtensionHeader.IETH) ? (int) field(d, "invalidate_rkey", info, file) : null);
         return new Packet(ordinal, ordinal + 1, 0, timeNs, src, dst, src.port(), info, bth, ext,
-            d.path("payload").asInt(), true, null, null);
+            d.path("payload").asInt(), !"bad".equals(d.path("icrc").asText()), null, null);
     }
 
     /** A number the opcode's headers require; a record without it is refused, never half read. */

@@ -69,8 +69,9 @@ final class FaultFinder {
             JsonNode d = s.record().path("data");
             if (!"roce:packet_sent".equals(s.record().path("name").asText())) {
                 // an arrival from a sender without a log: it is there, unless its receiver dropped it
+                // (one with a bad ICRC stays: the analysis finds that as in a capture)
                 String reason = dropped(s.device(), s.record());
-                if (reason != null) {
+                if (reason != null && !"bad".equals(d.path("icrc").asText())) {
                     out.put(packets.get(i).frame(), new NetworkFault(NetworkFault.Kind.LOST,
                         List.of(droppedNote(s.device(), reason, d.path("arrival").asLong())), NetworkFault.UNKNOWN));
                 }

@@ -7,8 +7,10 @@ final class WireAnalyzer implements Analyzer {
         report.stats(from).sent(p);
         if (!p.icrcOk()) {
             report.stats(from).badIcrc++;
-            report.finding(p, String.format("bad ICRC: 0x%08x on the wire does not match the headers and payload;"
-                + " a receiver drops the packet", p.roce() == null ? 0 : p.roce().icrc()));
+            report.finding(p, p.roce() == null
+                ? "bad ICRC: its receiver's log says the ICRC did not match the headers and payload; it dropped the packet"
+                : String.format("bad ICRC: 0x%08x on the wire does not match the headers and payload;"
+                    + " a receiver drops the packet", p.roce().icrc()));
         }
     }
 }

@@ -59,19 +59,38 @@ final class FaultedRun implements AutoCloseable {
     QueuePair qpA;
     QueuePair qpB;
 
+    /** Where each device writes its event log, or null: none. */
+    private Path logA;
+    private Path logB;
+    /** B's address: 127.0.0.1 as A's, or its own where event logs must tell the two apart. */
+    private String addressB = "127.0.0.1";
+
     FaultedRun(Path pcap) {
         this.pcap = pcap;
     }
 
+    /**
+     * Both devices write event logs, and B moves to 127.0.0.2 so that each log's addresses name
+     * one device (explain finds a packet's receiver by its address).
+     */
+    FaultedRun eventLogs(Path a, Path b) {
+        logA = a;
+        logB = b;
+        addressB = "127.0.0.2";
+        return this;
+    }
+
     /** Opens both devices with the rules added so far, and connects an RC QP on each. */
     FaultedRun open(QpConnector connector) throws Exception {
-        portA = freePort();
-        portB = freePort();
+        portA = freePort("127.0.0.1");
+        portB = freePort(addressB);
         // The event-loop mode: each device handles packets as they come, not when its owner polls.
-        a = SoftRnic.builder().name("explainA").address("127.0.0.1").udpPort(portA).progressMode(ProgressMode.EVENT_LOOP)
-            .faults(faultsA, new PacketTrace(256)).pcap(pcap).open();
-        b = SoftRnic.builder().name("explainB").address("127.0.0.1").udpPort(portB).progressMode(ProgressMode.EVENT_LOOP)
-            .faults(faultsB, new PacketTrace(256)).open();
+        SoftRnic.Builder builderA = SoftRnic.builder().name("explainA").address("127.0.0.1").udpPort(portA)
+            .progressMode(ProgressMode.EVENT_LOOP).faults(faultsA, new PacketTrace(256)).pcap(pcap);
+        SoftRnic.Builder builderB = SoftRnic.builder().name("explainB").address(addressB).udpPort(portB)
+            .progressMode(ProgressMode.EVENT_LOOP).faults(faultsB, new PacketTrace(256));
+        a = (logA == null ? builderA : builderA.eventLog(logA)).open();
+        b = (logB == null ? builderB : builderB.eventLog(logB)).open();
         pdA = a.allocPd();
         pdB = b.allocPd();
         mrA = pdA.allocateMemory(SIZE, ACCESS);
@@ -140,8 +159,8 @@ final class FaultedRun implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+    private static int freePort(String address) throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName(address))) {
             return s.getLocalPort();
         }
     }
