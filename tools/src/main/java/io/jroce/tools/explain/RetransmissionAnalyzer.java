@@ -173,6 +173,7 @@ final class RetransmissionAnalyzer implements Analyzer {
             return;
         }
         if (original == null && silence < DUPLICATE_WINDOW_NS) {
+            report.markGapFill(p); // its first transmission, late: its message takes it
             report.finding(p, "out of order: fills the PSN gap, " + Durations.format(silence)
                 + " after the requester's previous packet");
             return;
