@@ -21,7 +21,7 @@ import java.util.Map;
  * duplicates) are left out: a message counts once. A MIDDLE or LAST without a FIRST waits for one
  * that a capture at the receiver's side shows after it, overtaken on the way ({@link Report#isGapFill}):
  * the responder NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST
- * in sequence. Only when a new message starts, or the capture ends, first is it a sequence error.
+ * in sequence. It is a sequence error only if a new message starts, or the capture ends, first.
  */
 final class MessageAnalyzer implements Analyzer {
     /** A message being reassembled or waiting for its response. */
