@@ -1,5 +1,8 @@
 package io.jroce.stack.fabric;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 import io.jroce.stack.transport.IpAddresses;
 import io.jroce.stack.fault.Fate;
@@ -19,6 +23,7 @@ import io.jroce.stack.fault.PacketTrace;
 import io.jroce.stack.fault.TraceEvent;
 import io.jroce.stack.fault.Verdict;
 import io.jroce.stack.icrc.IcrcCalculator;
+import io.jroce.stack.pcap.PcapWriter;
 import io.jroce.stack.stats.Counters;
 
 /**
@@ -28,7 +33,8 @@ import io.jroce.stack.stats.Counters;
  *
  * <p>Each sent datagram passes the {@link FabricFault} hook, then the seeded {@link FaultPolicy}
  * ({@link #faults()}: per-link loss, duplication, reordering, delay, jitter, corruption and
- * scripted rules), and its fate goes into the {@link #trace()}.
+ * scripted rules), and its fate goes into the {@link #trace()}. With {@link Builder#pcap} the
+ * fabric also keeps a wire capture of what it delivers, stamped with its virtual clock.
  *
  * <pre>{@code
  * SimulatedFabric fabric = SimulatedFabric.builder().seed(seed).build();
@@ -53,6 +59,8 @@ public final class SimulatedFabric {
     private final PacketTrace trace;
     private final OutgoingPacket outgoing = new OutgoingPacket();
     private final Verdict verdict = new Verdict();
+    /** The wire capture; null when off, so that a delivery costs one null check. */
+    private final FabricCapture capture;
     private FabricFault fault = FabricFault.NONE;
     private long nowNs;
     private long sequence;
@@ -84,6 +92,15 @@ public final class SimulatedFabric {
         this.tickNs = b.tickNs;
         this.faults = new FaultPolicy(b.seed);
         this.trace = new PacketTrace(b.traceCapacity);
+        this.capture = b.pcap == null ? null : new FabricCapture(openPcap(b.pcap, this::nowNs));
+    }
+
+    private static PcapWriter openPcap(Path file, LongSupplier clockNs) {
+        try {
+            return PcapWriter.create(file, clockNs);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the fabric's capture " + file, e);
+        }
     }
 
     /**
@@ -103,6 +120,7 @@ public final class SimulatedFabric {
         private long latencyNs = 1_000;
         private long tickNs = 100_000;
         private int traceCapacity = DEFAULT_TRACE_CAPACITY;
+        private Path pcap;
 
         private Builder() {
         }
@@ -155,9 +173,27 @@ public final class SimulatedFabric {
         }
 
         /**
+         * Captures the wire to {@code file} (classic pcap, Ethernet, nanosecond timestamps): every
+         * datagram as and when the fabric delivers it, as a capture at the receivers' side of the
+         * network would hold it. A dropped packet is absent; a corrupted one is there as it arrived,
+         * its ICRC failing; a held-back one is stamped when it arrives, after those that overtook
+         * it; a duplicated one is there twice. Timestamps are the virtual clock, 0 being the Unix
+         * epoch. The file holds every delivery whenever {@link SimulatedFabric#runUntil} returns;
+         * {@link SimulatedFabric#closeCapture()} closes it. Default: no capture.
+         *
+         * @param file the capture file, created or truncated by {@link #build()}
+         * @return this builder
+         */
+        public Builder pcap(Path file) {
+            this.pcap = file;
+            return this;
+        }
+
+        /**
          * Makes the fabric.
          *
          * @return the fabric, its clock at 0
+         * @throws UncheckedIOException the {@link #pcap} file cannot be written
          */
         public SimulatedFabric build() {
             return new SimulatedFabric(this);
@@ -258,6 +294,18 @@ public final class SimulatedFabric {
      */
     public long nowNs() {
         return nowNs;
+    }
+
+    /**
+     * Flushes and closes the wire capture ({@link Builder#pcap}); deliveries after it are not
+     * captured. Nothing else of the fabric needs closing. Idempotent; does nothing without a capture.
+     *
+     * @throws IOException the capture could not be written (it stopped at the first failure)
+     */
+    public void closeCapture() throws IOException {
+        if (capture != null) {
+            capture.close();
+        }
     }
 
     /**
@@ -370,6 +418,9 @@ public final class SimulatedFabric {
             return run(done, maxNs);
         } finally {
             running--;
+            if (capture != null) {
+                capture.flush(); // a test reads the capture between runs
+            }
         }
     }
 
@@ -418,9 +469,13 @@ public final class SimulatedFabric {
     /**
      * To the endpoint of the destination address, or to every endpoint that joined the destination
      * multicast group, the sender included if it joined (as Linux loops multicast back by default,
-     * IP_MULTICAST_LOOP); they share the datagram, which receivers only read.
+     * IP_MULTICAST_LOOP); they share the datagram, which receivers only read. The capture has it
+     * once, as one wire would carry it.
      */
     private void deliver(FabricDatagram d) {
+        if (capture != null) {
+            capture.delivered(d); // on the wire whether or not an endpoint takes it
+        }
         String k = key(d.dst, d.dstPort);
         FabricEndpoint e = endpoints.get(k);
         if (e != null) {

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.LongSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -15,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * Writes RoCEv2 packets to a classic pcap file (nanosecond timestamps, Ethernet link type) that
  * Wireshark and tshark open as RoCEv2: a Java socket sees only the UDP payload, so each packet is
  * wrapped in synthesised Ethernet, IP and UDP headers ({@link FrameSynthesizer}).
+ *
+ * <p>A frame's timestamp is the wall clock by default; a simulated fabric gives its virtual clock
+ * instead ({@link #create(Path, LongSupplier)}), so that its capture is the same on every run.
  *
  * <p>Frames are assembled in one reusable direct buffer and written to the file when it fills and
  * on every {@link #flush()} (the UDP transport flushes after each batch of packets), so a capture
@@ -39,31 +43,46 @@ public final class PcapWriter implements AutoCloseable {
     private final FileChannel channel;
     private final ByteBuffer bytes = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-    private final long epochNsAtStart;
-    private final long nanoTimeAtStart;
+    /** Nanoseconds since the Unix epoch, read once per frame. */
+    private final LongSupplier clockNs;
     private int used;
     private long frames;
     private IOException failure;
     private boolean closed;
 
-    private PcapWriter(Path file, FileChannel channel) {
+    private PcapWriter(Path file, FileChannel channel, LongSupplier clockNs) {
         this.file = file;
         this.channel = channel;
-        this.epochNsAtStart = System.currentTimeMillis() * 1_000_000L;
-        this.nanoTimeAtStart = System.nanoTime();
+        this.clockNs = clockNs;
     }
 
     /**
-     * Creates (or truncates) {@code file} and writes the pcap file header.
+     * Creates (or truncates) {@code file} and writes the pcap file header; frames are stamped with
+     * the wall clock.
      *
      * @param file the capture file
      * @return the writer, the caller's to close
      * @throws IOException the file cannot be written
      */
     public static PcapWriter create(Path file) throws IOException {
+        long epochNsAtStart = System.currentTimeMillis() * 1_000_000L;
+        long nanoTimeAtStart = System.nanoTime();
+        return create(file, () -> epochNsAtStart + (System.nanoTime() - nanoTimeAtStart));
+    }
+
+    /**
+     * Creates (or truncates) {@code file} and writes the pcap file header; each frame is stamped
+     * with what {@code clockNs} says when it is captured.
+     *
+     * @param file the capture file
+     * @param clockNs nanoseconds since the Unix epoch (a virtual clock's 0 is then 1970-01-01), never negative
+     * @return the writer, the caller's to close
+     * @throws IOException the file cannot be written
+     */
+    public static PcapWriter create(Path file, LongSupplier clockNs) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
-        PcapWriter writer = new PcapWriter(file, channel);
+        PcapWriter writer = new PcapWriter(file, channel, clockNs);
         try {
             writer.writeFileHeader();
             writer.writeOut();
@@ -197,7 +216,7 @@ public final class PcapWriter implements AutoCloseable {
     }
 
     private void commit(int at, int frameLength) {
-        long ns = epochNsAtStart + (System.nanoTime() - nanoTimeAtStart);
+        long ns = clockNs.getAsLong();
         buffer.putInt(at, (int) (ns / 1_000_000_000L), ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(at + 4, (int) (ns % 1_000_000_000L), ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(at + 8, frameLength, ByteOrder.LITTLE_ENDIAN);

@@ -6,8 +6,10 @@ import io.jroce.stack.wire.Position;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.TransportType;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,13 +18,18 @@ import java.util.Map;
  * operation that changes inside a message: a responder checks these, IBTA Vol. 1 9.7) and, on RC, the latency
  * of each message: from its first packet to the response that covers it (an ACK or NAK at or
  * past its last PSN, its last READ response, its atomic acknowledge). Repeats (retransmissions,
- * duplicates) are left out: a message counts once.
+ * duplicates) are left out: a message counts once. A MIDDLE or LAST without a FIRST waits for one
+ * that a capture at the receiver's side shows after it, overtaken on the way ({@link Report#isGapFill}):
+ * the responder NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST
+ * in sequence. It is a sequence error only if a new message starts, or the capture ends, first.
  */
 final class MessageAnalyzer implements Analyzer {
     /** A message being reassembled or waiting for its response. */
     private static final class Message {
         final Packet first;
         final Operation operation;
+        /** The message's packet first in the capture: its FIRST, unless that was overtaken on the way. */
+        Packet earliest;
         long bytes;
         int packets;
         int middles;
@@ -39,6 +46,9 @@ final class MessageAnalyzer implements Analyzer {
         }
 
         void add(Packet p) {
+            if (earliest == null || p.ordinal() < earliest.ordinal()) {
+                earliest = p;
+            }
             packets++;
             bytes += p.payload();
             if (p.position() == Position.MIDDLE) {
@@ -46,9 +56,14 @@ final class MessageAnalyzer implements Analyzer {
             }
         }
 
+        /** Its FIRST or LAST, whichever came later: with {@link #earliest}, the frames it spans (resent ones aside). */
+        Packet latest() {
+            return first.ordinal() > last.ordinal() ? first : last;
+        }
+
         /** "SEND of frames 1..4 (4096 B)". */
         String brief() {
-            String frames = packets == 1 ? "frame " + first.label() : "frames " + first.label() + ".." + last.label();
+            String frames = packets == 1 ? "frame " + first.label() : "frames " + earliest.label() + ".." + latest().label();
             long size = operation == Operation.RDMA_READ_REQUEST ? first.ext().reth().dmaLength()
                 : operation == Operation.COMPARE_SWAP || operation == Operation.FETCH_ADD ? 8 : bytes;
             return operation.name().replace('_', ' ') + " of " + frames + " (" + size + " B)";
@@ -66,7 +81,7 @@ final class MessageAnalyzer implements Analyzer {
             int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
             return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
                 + ".." + last.psn() + (missing > 0 ? " (" + missing + " never captured)" : "")
-                + ", frames " + first.label() + ".." + last.label();
+                + ", frames " + earliest.label() + ".." + latest().label();
         }
     }
 
@@ -80,6 +95,9 @@ final class MessageAnalyzer implements Analyzer {
     /** Messages by the PSNs of theirs the capture skipped, per requester: a resent packet there belongs to them. */
     @SuppressWarnings("unchecked")
     private final Map<Integer, Message>[] skipped = new Map[] {new HashMap<Integer, Message>(), new HashMap<Integer, Message>()};
+    /** Per requester, the MIDDLE and LAST packets that came with no message open, waiting for a FIRST overtaken on the way. */
+    @SuppressWarnings("unchecked")
+    private final List<Packet>[] headless = new List[] {new ArrayList<Packet>(), new ArrayList<Packet>()};
 
     @Override
     public void packet(Packet p, int from, Report report) {
@@ -93,6 +111,8 @@ final class MessageAnalyzer implements Analyzer {
                 Message m = skipped[from].remove(p.psn());
                 if (m != null) {
                     m.add(p);
+                } else if (p.position().startsMessage()) {
+                    overtaken(p, from, report);
                 }
             }
         } else {
@@ -104,6 +124,7 @@ final class MessageAnalyzer implements Analyzer {
         Position position = p.position();
         Message m = open[from];
         if (position.startsMessage()) {
+            withoutFirst(from, report);
             if (m != null) {
                 sequenceError(p, from, report, p.info().name() + " while the message begun in frame "
                     + m.first.label() + " still lacks its LAST");
@@ -111,7 +132,7 @@ final class MessageAnalyzer implements Analyzer {
             }
             m = new Message(p);
         } else if (m == null) {
-            sequenceError(p, from, report, p.info().name() + " without a FIRST");
+            headless[from].add(p);
             return;
         } else if (m.operation != p.operation()) {
             sequenceError(p, from, report, p.info().name() + " inside the " + m.operation + " message begun in frame "
@@ -134,16 +155,53 @@ final class MessageAnalyzer implements Analyzer {
         complete(m, from, report);
     }
 
+    /**
+     * A FIRST or ONLY that came after later packets, overtaken on the way: it starts its message
+     * late, and a FIRST takes the MIDDLE and LAST packets that came before it without one.
+     */
+    private void overtaken(Packet p, int from, Report report) {
+        Message m = new Message(p);
+        m.add(p);
+        m.last = p;
+        List<Packet> rest = headless[from];
+        int next = Psn.next(p.psn());
+        while (!p.position().endsMessage() && !rest.isEmpty() && rest.get(0).psn() == next
+            && rest.get(0).operation() == m.operation && !m.last.position().endsMessage()) {
+            Packet q = rest.remove(0);
+            m.add(q);
+            m.last = q;
+            next = Psn.next(next);
+        }
+        if (m.last.position().endsMessage()) {
+            complete(m, from, report, p);
+        } else if (open[from] == null) {
+            open[from] = m;
+        }
+    }
+
+    /** The packets that waited in vain for a FIRST: a new message started, or the capture ended. */
+    private void withoutFirst(int from, Report report) {
+        for (Packet p : headless[from]) {
+            sequenceError(p, from, report, p.info().name() + " without a FIRST");
+        }
+        headless[from].clear();
+    }
+
     private void complete(Message m, int from, Report report) {
+        complete(m, from, report, m.last);
+    }
+
+    /** Counts message {@code m}, its note under {@code completing}, the packet that completed it. */
+    private void complete(Message m, int from, Report report, Packet completing) {
         report.stats(from).messages++;
         m.number = ++numbers[from];
         if (m.packets > 1) {
-            report.note(m.last, () -> "message: " + m.describe());
+            report.note(completing, () -> "message: " + m.describe());
         }
         if (report.connection().transport() == TransportType.RC) {
             unanswered[from].add(m);
         } else {
-            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+            report.message(m.earliest, "message " + side(from) + " " + m.number + ": " + m.describe()
                 + " (" + report.connection().transport() + ": no acknowledgement)");
         }
     }
@@ -157,9 +215,9 @@ final class MessageAnalyzer implements Analyzer {
         Deque<Message> waiting = unanswered[from];
         while (!waiting.isEmpty() && covers(p, waiting.peek(), report)) {
             Message m = waiting.poll();
-            long latency = p.timeNs() - m.first.timeNs();
+            long latency = p.timeNs() - m.earliest.timeNs();
             report.note(p, "answers the " + m.brief() + " after " + Durations.format(latency));
-            report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
+            report.message(m.earliest,  "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
                 + p.label() + " after " + Durations.format(latency));
         }
     }
@@ -184,12 +242,13 @@ final class MessageAnalyzer implements Analyzer {
     @Override
     public void end(Report report) {
         for (int from = 0; from < 2; from++) {
+            withoutFirst(from, report);
             if (open[from] != null) {
                 report.openEnd(open[from].first, "message " + side(from) + ": begun in frame "
                     + open[from].first.label() + " and never finished in the capture (no LAST)");
             }
             for (Message m : unanswered[from]) {
-                report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
+                report.message(m.earliest, "message " + side(from) + " " + m.number + ": " + m.describe()
                     + "; no response covering it in the capture");
             }
         }

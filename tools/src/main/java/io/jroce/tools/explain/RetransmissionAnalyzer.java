@@ -173,6 +173,7 @@ final class RetransmissionAnalyzer implements Analyzer {
             return;
         }
         if (original == null && silence < DUPLICATE_WINDOW_NS) {
+            report.markGapFill(p); // its first transmission, late: its message takes it
             report.finding(p, "out of order: fills the PSN gap, " + Durations.format(silence)
                 + " after the requester's previous packet");
             return;
@@ -193,8 +194,8 @@ final class RetransmissionAnalyzer implements Analyzer {
 
     private static void retransmission(Packet p, int from, Report report, String text, Packet original) {
         report.stats(from).retransmissions++;
-        report.finding(p, text + (original != null ? "; first sent in frame " + original.label()
-            : "; its first transmission was never captured"));
+        report.finding(p, text + (original == null ? "; its first transmission was never captured"
+            : "; first sent in frame " + original.label() + (original.icrcOk() ? "" : ", whose bad ICRC made its receiver drop it")));
     }
 
     private static boolean fillGap(Requester r, int psn) {

@@ -131,4 +131,33 @@ class ExplainDuplicatesTest {
         assertTrue(ladder.text.contains("message: SEND of 612 B in 3 packets (FIRST, 1 MIDDLE, LAST), PSNs 20..22"),
             "the overtaken MIDDLE belongs to its message: " + ladder.text);
     }
+
+    /**
+     * A FIRST overtaken by its MIDDLE and LAST (a capture at the receiver's side of a fabric that held
+     * it back): the responder NAKs the MIDDLE for its PSN and never judges its opcode, so the MIDDLE
+     * and LAST are no opcode sequence error; the late FIRST starts their message, which the ACK
+     * answers. A whole message overtaken (an ONLY) is a message too.
+     */
+    @Test
+    void anOvertakenFirstStartsItsMessageLateAndIsNoSequenceError() throws Exception {
+        Path f = dir.resolve("overtaken-first.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.request(Opcode.RC_SEND_MIDDLE, 21, 256, false)
+                .request(Opcode.RC_SEND_LAST, 22, 100, true)
+                .request(Opcode.RC_SEND_FIRST, 20, 256, false) // 3: overtaken by frames 1 and 2
+                .request(Opcode.RC_SEND_ONLY, 24, 8, true)
+                .request(Opcode.RC_SEND_ONLY, 23, 8, true) // 5: overtaken by frame 4
+                .ack(24, 3);
+        }
+        Ladder ladder = new Ladder(CommandRunner.run("explain", f.toString()).out());
+        assertFalse(ladder.text.contains("opcode sequence error"), ladder.text);
+        assertTrue(ladder.entry("3").noted("out of order: fills the PSN gap, "), ladder.entry("3").toString());
+        assertTrue(ladder.entry("3").noted("message: SEND of 612 B in 3 packets (FIRST, 1 MIDDLE, LAST), PSNs 20..22, "
+            + "frames 1..3"), ladder.entry("3").toString());
+        assertTrue(ladder.entry("5").noted("out of order: fills the PSN gap, "), ladder.entry("5").toString());
+        assertEquals(List.of("answers the SEND of frames 1..3 (612 B) after 5.0 us", "answers the SEND of frame 4 (8 B) "
+            + "after 2.0 us", "answers the SEND of frame 5 (8 B) after 1.0 us"), ladder.entry("6").notes());
+        Ladder.Row a = ladder.rows.get(0);
+        assertEquals(List.of(3, 0, 0), List.of(a.messages(), a.duplicates(), a.retransmissions()), ladder.text);
+    }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Captures of runs with a scripted fault: each fault the script injected is found in the capture
  * and explained with its cause. The runs go over UDP loopback on the real clock, so the number of
  * packets around a fault may vary (an extra timeout now and then); what is asserted is what the
- * fault makes certain.
+ * fault makes certain. The same faults on the simulated fabric, in virtual time and pinned, are
+ * {@link ExplainFabricCapturesTest}'s.
  */
 class ExplainFaultedRunsTest {
     @TempDir

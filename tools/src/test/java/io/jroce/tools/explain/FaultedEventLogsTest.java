@@ -7,21 +7,10 @@ import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.fault.FaultRule;
 import io.jroce.stack.fault.PacketMatch;
+import io.jroce.testsupport.RcPair;
 import io.jroce.verbs.AccessFlags;
-import io.jroce.verbs.CompletionQueue;
-import io.jroce.verbs.MemoryRegion;
-import io.jroce.verbs.ProtectionDomain;
 import io.jroce.verbs.QpConnector;
-import io.jroce.verbs.QpInitAttributes;
-import io.jroce.verbs.QueuePair;
-import io.jroce.verbs.RdmaDevice;
-import io.jroce.verbs.ReceiveWorkRequest;
-import io.jroce.verbs.RemoteQp;
-import io.jroce.verbs.ScatterGatherEntry;
-import io.jroce.verbs.SendFlags;
-import io.jroce.verbs.SendWorkRequest;
 import io.jroce.verbs.WorkCompletion;
-import io.jroce.verbs.WrOpcode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,24 +67,15 @@ class FaultedEventLogsTest {
         fabric.faults().add(rule);
         ByteArrayOutputStream logA = new ByteArrayOutputStream();
         ByteArrayOutputStream logB = new ByteArrayOutputStream();
-        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric);
-             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).eventLog(logB).openOn(fabric);
-             ProtectionDomain pdA = a.allocPd();
-             ProtectionDomain pdB = b.allocPd();
-             CompletionQueue cqA = a.createCq(4);
-             CompletionQueue cqB = b.createCq(4);
-             MemoryRegion mrA = pdA.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
-             MemoryRegion mrB = pdB.allocateMemory(4096, AccessFlags.LOCAL_WRITE);
-             QueuePair qpA = pdA.createQp(new QpInitAttributes().cq(cqA));
-             QueuePair qpB = pdB.createQp(new QpInitAttributes().cq(cqB))) {
-            QpConnector.rc().connect(qpA, 0x100, RemoteQp.of(qpB, 0x200, b.gids().get(0)));
-            QpConnector.rc().connect(qpB, 0x200, RemoteQp.of(qpA, 0x100, a.gids().get(0)));
-            qpB.postRecv(new ReceiveWorkRequest().wrId(2).sgList(ScatterGatherEntry.of(mrB, 0, 4096)));
-            qpA.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
-                .sgList(ScatterGatherEntry.of(mrA, 0, 3000)));
+        try (RcPair run = new RcPair(
+                SoftRnic.builder().name("jroce0").address("10.0.0.1").jmx(false).eventLog(logA).openOn(fabric),
+                SoftRnic.builder().name("jroce1").address("10.0.0.2").jmx(false).eventLog(logB).openOn(fabric),
+                4096, AccessFlags.LOCAL_WRITE, QpConnector.rc(), 0x100, 0x200)) {
+            run.postReceive(2, 4096);
+            run.send(1, 3000);
             WorkCompletion wc = new WorkCompletion();
             // virtual time: the fabric runs on this thread until A's SEND completes, never sleeping
-            assertTrue(fabric.runUntil(() -> cqA.poll(wc), 60_000_000_000L), "the SEND never completed");
+            assertTrue(fabric.runUntil(() -> run.cqA.poll(wc), 60_000_000_000L), "the SEND never completed");
         }
         return logA.toString(StandardCharsets.UTF_8) + logB.toString(StandardCharsets.UTF_8);
     }
