@@ -12,7 +12,11 @@
 //   3  one UDP GSO message [answer 80, ACK 20] (segment size 80), to a socket without UDP_GRO (the
 //      kernel cuts it into two datagrams on arrival), read by recvmsg
 //   4  the same GSO message to a socket with UDP_GRO, read whole by one recvmsg
-// Prints the median and 99th percentile of the half round trip in usec.
+//   5  the answer alone (sendto), then the ACK in a second sendto; the reader's half round trip ends
+//      at the answer, an ACK is read whenever it comes (the ACK sent after the answer, off its path)
+// Prints the median and 99th percentile of the half round trip in usec, and the median time the
+// sending call(s) of one half round trip take: on loopback the sender's call also runs the
+// receiving side of the kernel's UDP path, so it is most of the half round trip.
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/udp.h>
@@ -42,6 +46,7 @@ static int sock(struct sockaddr_in *a, const char *ip, int port) {
 static char big[65536], sb[100];
 static void send2(int fd, struct sockaddr_in *to) {
   if (mode == 0) { sendto(fd, sb, 80, 0, (void *)to, sizeof *to); return; }
+  if (mode == 5) { sendto(fd, sb, 80, 0, (void *)to, sizeof *to); sendto(fd, sb, 20, 0, (void *)to, sizeof *to); return; }
   if (mode == 1 || mode == 2) {
     struct mmsghdr m[2]; struct iovec v[2]; memset(m, 0, sizeof m);
     v[0].iov_base = sb; v[0].iov_len = 20; v[1].iov_base = sb + 20; v[1].iov_len = 80;
@@ -58,6 +63,7 @@ static void send2(int fd, struct sockaddr_in *to) {
   if (sendmmsg(fd, &mm, 1, 0) != 1) perror("gso");
 }
 static void recv2(int fd) {
+  if (mode == 5) { for (;;) { if (recv(fd, big, sizeof big, MSG_DONTWAIT) == 80) return; } }
   int want = mode == 0 ? 80 : 100, got = 0;
   while (got < want) {
     if (mode == 1) {
@@ -75,16 +81,17 @@ static void recv2(int fd) {
   }
 }
 int main(int argc, char **argv) {
-  mode = atoi(argv[1]); int n = atoi(argv[2]), warm = n / 10; double *r = calloc(n, sizeof *r);
+  mode = atoi(argv[1]); int n = atoi(argv[2]), warm = n / 10; double *r = calloc(n, sizeof *r), *s = calloc(n, sizeof *s);
   int rx_fd = sock(&a_rx, "127.0.0.2", 47920), tx_fd = sock(&a_tx, "127.0.0.1", 47921);
   pid_t child = fork();
   if (child == 0) { for (int i = 0; i < n + warm; i++) { recv2(rx_fd); send2(rx_fd, &a_tx); } _exit(0); }
   for (int i = 0; i < n + warm; i++) {
-    double t = now(); send2(tx_fd, &a_rx); recv2(tx_fd);
-    if (i >= warm) r[i - warm] = (now() - t) * 1e6 / 2;
+    double t = now(); send2(tx_fd, &a_rx); double sent = now(); recv2(tx_fd);
+    if (i >= warm) { r[i - warm] = (now() - t) * 1e6 / 2; s[i - warm] = (sent - t) * 1e6; }
   }
   int cmp(const void *a, const void *b) { double d = *(double *)a - *(double *)b; return d < 0 ? -1 : d > 0; }
   qsort(r, n, sizeof *r, cmp);
-  printf("mode %d: half rtt median %.2f p99 %.2f\n", mode, r[n / 2], r[n * 99 / 100]);
+  qsort(s, n, sizeof *s, cmp);
+  printf("mode %d: half rtt median %.2f p99 %.2f; sending call median %.2f\n", mode, r[n / 2], r[n * 99 / 100], s[n / 2]);
   return 0;
 }
