@@ -12,6 +12,7 @@ import io.jroce.stack.wire.Operation;
 import io.jroce.tools.CommandRunner;
 import io.jroce.tools.ExitStatus;
 import io.jroce.verbs.QpConnector;
+import io.jroce.testsupport.PinnedText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -67,12 +68,7 @@ class ExplainFabricCapturesTest {
     }
 
     private static void pinned(String name, String text) throws Exception {
-        Path golden = PINNED.resolve(name + ".txt");
-        if (Boolean.getBoolean("jroce.explain.write")) {
-            Files.writeString(golden, text);
-        }
-        assertEquals(Files.readString(golden), text,
-            "explain's output changed: check it, then -Djroce.explain.write=true rewrites " + golden);
+        PinnedText.assertPinned(PINNED.resolve(name + ".txt"), text, "jroce.explain.write", "explain's output");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.jroce.rnic.SoftRnic;
 import io.jroce.stack.fabric.SimulatedFabric;
 import io.jroce.stack.fault.FaultRule;
 import io.jroce.stack.fault.PacketMatch;
+import io.jroce.testsupport.PinnedText;
 import io.jroce.testsupport.RcPair;
 import io.jroce.verbs.AccessFlags;
 import io.jroce.verbs.QpConnector;
@@ -14,7 +15,6 @@ import io.jroce.verbs.WorkCompletion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -54,11 +54,7 @@ class FaultedEventLogsTest {
     private static void pinned(Path golden, String first, String second) throws IOException {
         assertEquals(first, second, "two runs of one seed, two logs");
         assertTrue(first.contains("\"name\":\"roce:fault_injected\""), first);
-        if (Boolean.getBoolean("jroce.eventLog.write")) {
-            Files.writeString(golden, first);
-        }
-        assertEquals(Files.readString(golden), first,
-            "the log changed: check it, then -Djroce.eventLog.write=true rewrites " + golden);
+        PinnedText.assertPinned(golden, first, "jroce.eventLog.write", "the log");
     }
 
     /** One SEND of 3000 bytes from jroce0's QP (first PSN 0x100) to jroce1's on a fabric of seed 11 with {@code rule}: both logs. */
