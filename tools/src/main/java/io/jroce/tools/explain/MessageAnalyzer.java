@@ -8,6 +8,7 @@ import io.jroce.stack.wire.TransportType;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 
 /**
@@ -16,13 +17,22 @@ import java.util.Map;
  * operation that changes inside a message: a responder checks these, IBTA Vol. 1 9.7) and, on RC, the latency
  * of each message: from its first packet to the response that covers it (an ACK or NAK at or
  * past its last PSN, its last READ response, its atomic acknowledge). Repeats (retransmissions,
- * duplicates) are left out: a message counts once.
+ * duplicates) are left out: a message counts once. A PSN gap (packets lost before the capture
+ * point) may hold a message's FIRST, the previous message's LAST or whole messages: none of that
+ * is an opcode-sequence error, and the packets resent into the gap complete those messages.
  */
 final class MessageAnalyzer implements Analyzer {
     /** A message being reassembled or waiting for its response. */
     private static final class Message {
+        /** Its first packet in the capture (its latency starts there). */
         final Packet first;
         final Operation operation;
+        /** Its lowest PSN known: behind {@code first}'s once a FIRST lost before the capture point is resent. */
+        int firstPsn;
+        /** Begun by a MIDDLE or LAST after a PSN gap: its FIRST is still to be resent into the gap. */
+        boolean headless;
+        /** Its LAST lost before the capture point: it completes when the LAST is resent into the gap. */
+        boolean lacksLast;
         long bytes;
         int packets;
         int middles;
@@ -32,6 +42,7 @@ final class MessageAnalyzer implements Analyzer {
         Message(Packet first) {
             this.first = first;
             this.operation = first.operation();
+            this.firstPsn = first.psn();
         }
 
         int lastPsn() {
@@ -63,9 +74,10 @@ final class MessageAnalyzer implements Analyzer {
             if (packets == 1) {
                 return what + ", PSN " + first.psn() + ", frame " + first.label();
             }
-            int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
-            return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
+            int missing = Psn.diff(last.psn(), firstPsn) + 1 - packets;
+            return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + firstPsn
                 + ".." + last.psn() + (missing > 0 ? " (" + missing + " never captured)" : "")
+                + (headless ? " (its FIRST never captured)" : "")
                 + ", frames " + first.label() + ".." + last.label();
         }
     }
@@ -90,10 +102,7 @@ final class MessageAnalyzer implements Analyzer {
             if (!report.isRepeat(p)) {
                 request(p, from, report);
             } else if (report.isGapFill(p)) {
-                Message m = skipped[from].remove(p.psn());
-                if (m != null) {
-                    m.add(p);
-                }
+                resent(p, from, report);
             }
         } else {
             response(p, 1 - from, report);
@@ -103,13 +112,24 @@ final class MessageAnalyzer implements Analyzer {
     private void request(Packet p, int from, Report report) {
         Position position = p.position();
         Message m = open[from];
+        Integer gap = report.gapBefore(p);
         if (position.startsMessage()) {
-            if (m != null) {
+            if (m != null && gap != null) {
+                // The open message's LAST (and maybe more) was lost before the capture point.
+                m.lacksLast = true;
+                skip(from, gap, p.psn(), m);
+            } else if (m != null) {
                 sequenceError(p, from, report, p.info().name() + " while the message begun in frame "
                     + m.first.label() + " still lacks its LAST");
-                open[from] = null;
             }
+            open[from] = null;
             m = new Message(p);
+        } else if (m == null && gap != null) {
+            // Its FIRST was lost before the capture point: the message starts here and takes its
+            // FIRST when the requester resends it into the gap.
+            m = new Message(p);
+            m.headless = true;
+            skip(from, gap, p.psn(), m);
         } else if (m == null) {
             sequenceError(p, from, report, p.info().name() + " without a FIRST");
             return;
@@ -120,9 +140,7 @@ final class MessageAnalyzer implements Analyzer {
             return;
         }
         if (m.last != null) {
-            for (int psn = Psn.next(m.last.psn()); psn != p.psn() && skipped[from].size() < MAX_SKIPPED; psn = Psn.next(psn)) {
-                skipped[from].put(psn, m);
-            }
+            skip(from, Psn.next(m.last.psn()), p.psn(), m);
         }
         m.add(p);
         m.last = p;
@@ -134,10 +152,50 @@ final class MessageAnalyzer implements Analyzer {
         complete(m, from, report);
     }
 
+    /** The PSNs from {@code firstMissing} up to {@code psn} (exclusive) were skipped; a resent packet there may be {@code m}'s. */
+    private void skip(int from, int firstMissing, int psn, Message m) {
+        for (int x = firstMissing; x != psn && skipped[from].size() < MAX_SKIPPED; x = Psn.next(x)) {
+            skipped[from].put(x, m);
+        }
+    }
+
+    /**
+     * A packet resent into a PSN gap, first seen now: an ONLY is a message of its own; a MIDDLE,
+     * a headless message's FIRST or an unfinished message's LAST joins the message around the gap.
+     * (A headless message takes the first FIRST of its operation resent into its gap: a message of
+     * several packets lost whole in the same gap, before it, is not told apart.)
+     */
+    private void resent(Packet p, int from, Report report) {
+        Message m = skipped[from].remove(p.psn());
+        Position position = p.position();
+        if (position.startsMessage() && position.endsMessage()) {
+            Message only = new Message(p);
+            only.add(p);
+            only.last = p;
+            complete(only, from, report);
+            return;
+        }
+        if (m == null || m.operation != p.operation()) {
+            return;
+        }
+        if (position == Position.MIDDLE) {
+            m.add(p);
+        } else if (position.startsMessage() && m.headless) {
+            m.add(p);
+            m.firstPsn = p.psn();
+            m.headless = false;
+        } else if (position.endsMessage() && m.lacksLast) {
+            m.add(p);
+            m.last = p;
+            m.lacksLast = false;
+            complete(m, from, report);
+        }
+    }
+
     private void complete(Message m, int from, Report report) {
         report.stats(from).messages++;
         m.number = ++numbers[from];
-        if (m.packets > 1) {
+        if (m.packets > 1 || m.headless) {
             report.note(m.last, () -> "message: " + m.describe());
         }
         if (report.connection().transport() == TransportType.RC) {
@@ -187,6 +245,12 @@ final class MessageAnalyzer implements Analyzer {
             if (open[from] != null) {
                 report.openEnd(open[from].first, "message " + side(from) + ": begun in frame "
                     + open[from].first.label() + " and never finished in the capture (no LAST)");
+            }
+            for (Message m : new LinkedHashSet<>(skipped[from].values())) {
+                if (m.lacksLast) {
+                    report.openEnd(m.first, "message " + side(from) + ": begun in frame " + m.first.label()
+                        + ", its LAST lost before the capture point and never resent in it");
+                }
             }
             for (Message m : unanswered[from]) {
                 report.message(m.first, "message " + side(from) + " " + m.number + ": " + m.describe()
