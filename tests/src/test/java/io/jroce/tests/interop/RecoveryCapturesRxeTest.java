@@ -33,7 +33,9 @@ import io.jroce.verbs.WorkCompletion;
 import io.jroce.verbs.WrOpcode;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +59,10 @@ import org.slf4j.LoggerFactory;
  *   NAKs until the test, once jroce counted one, posts the receive;</li>
  *   <li>{@code rxe-jroce_rnr_timeout.pcap}: rxe the requester: its SEND finds no receive at jroce
  *   (jroce's RNR NAKs, rxe's waits and retries), then jroce loses the ACK of rxe's 3000-byte RDMA
- *   WRITE and rxe resends it after its ACK timeout.</li>
+ *   WRITE and rxe resends it after its ACK timeout;</li>
+ *   <li>{@code rxe-jroce_seq_nak.pcap}: rxe's 3000-byte RDMA WRITE whose MIDDLE is lost on its way
+ *   to jroce, by an iptables rule in the guest's container, after tap0 (the capture holds it): jroce
+ *   NAKs the gap, rxe goes back.</li>
  * </ul>
  * Run by hand only, when the captures are to be made again ({@code -Djroce.recoveryCaptures.dir=DIR}
  * names where they go); nothing here depends on how many NAKs rxe sends or on any timing: each step
@@ -119,6 +124,10 @@ class RecoveryCapturesRxeTest {
                 rxeSendsBeforeJroceHasAReceive(j, ch, dev);
                 rxeWritesAndJroceLosesTheAck(j, ch, dev);
                 assertEquals(1, ack.applied(), ack.toString());
+                finish(capture);
+
+                capture = RoceCapture.onGuestTap(peer, dir.resolve("rxe-jroce_seq_nak.pcap"), BOOT).awaitCapturing();
+                rxeWritesAndItsMiddleIsLost(j, ch, dev, peer);
                 finish(capture);
 
                 assertEquals("BYE 0", ch.call("QUIT"), peer.consoleLines().toString());
@@ -209,6 +218,40 @@ class RecoveryCapturesRxeTest {
             "rxe's WRITE completion");
         assertTrue(counter(dev, Counter.DUPLICATE_REQUEST) > duplicates, "rxe sent the WRITE again: " + dev.counters());
         assertArrayEquals(pattern(0x70, 0, size), bytes(j.target, 0, size), "what rxe wrote");
+    }
+
+    /**
+     * rc_ops_peer's RDMA WRITE of 3000 bytes loses its MIDDLE (opcode 0x07) in the container's
+     * bridge: the FORWARD chain sees bridged packets (bridge-nf-call-iptables), and the quota, a
+     * little more than one MIDDLE's 1068 bytes, makes the rule drop one packet only.
+     */
+    private static void rxeWritesAndItsMiddleIsLost(RcOpsJroceSide j, RcOpsPeerChannel ch, RdmaDevice dev,
+            RxePeer peer) throws Exception {
+        int size = 3000;
+        List<String> rule = List.of("FORWARD", "-p", "udp", "--dport", "4791", "-m", "u32", "--u32",
+            "0>>22&0x3C@8>>24=0x07", "-m", "quota", "--quota", "1100", "-j", "DROP");
+        long gaps = counter(dev, Counter.OUT_OF_SEQ_REQUEST);
+        iptables(peer, "-I", rule);
+        try {
+            String[] w = ch.wc("WRITE 0 " + hex(size) + " 71");
+            assertEquals(List.of("0", Integer.toString(WcOpcode.RDMA_WRITE.code())), List.of(w).subList(1, 3),
+                "rxe's WRITE completion");
+        } finally {
+            iptables(peer, "-D", rule);
+        }
+        assertTrue(counter(dev, Counter.OUT_OF_SEQ_REQUEST) > gaps, "jroce saw the gap: " + dev.counters());
+        assertArrayEquals(pattern(0x71, 0, size), bytes(j.target, 0, size), "what rxe wrote");
+    }
+
+    /** iptables in the network namespace of {@code peer}'s container (nsenter, as root). */
+    private static void iptables(RxePeer peer, String action, List<String> rule) throws Exception {
+        List<String> command = new ArrayList<>(List.of("nsenter", "-t", Long.toString(peer.containerPid()),
+            "-n", "iptables", action));
+        command.addAll(rule);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "iptables did not end");
+        assertEquals(0, p.exitValue(), command + ": " + out);
     }
 
     private static void finish(RoceCapture capture) throws Exception {

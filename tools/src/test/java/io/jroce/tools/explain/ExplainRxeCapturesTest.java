@@ -38,14 +38,14 @@ class ExplainRxeCapturesTest {
                 files.filter(p -> p.toString().endsWith(".pcap")).sorted().forEach(all::add);
             }
         }
-        assertTrue(all.size() >= 20, "the rxe captures are where they were: " + all);
+        assertTrue(all.size() >= 21, "the rxe captures are where they were: " + all);
         return all.stream();
     }
 
     /** The captures with the fields tshark wrote once beside them (not the CM captures of cm/). */
     static Stream<Path> capturesWithTsharkFields() throws IOException {
         List<Path> all = captures().filter(p -> Files.exists(tsharkFields(p))).toList();
-        assertTrue(all.size() >= 16, "the .expected.tsv files are where they were: " + all);
+        assertTrue(all.size() >= 17, "the .expected.tsv files are where they were: " + all);
         return all.stream();
     }
 
@@ -142,6 +142,9 @@ class ExplainRxeCapturesTest {
         assertTrue(rnr.rnrNaks() >= 1 && rnr.repeats() == rnr.rnrNaks() && rnr.messages() == 1, rnr.toString());
         CaptureCounts rxe = countsFromTsharkFields(NAKS.resolve("rxe-jroce_rnr_timeout.pcap"));
         assertTrue(rxe.rnrNaks() >= 1 && rxe.repeats() >= rxe.rnrNaks() + 3 && rxe.messages() == 2, rxe.toString());
+        CaptureCounts rxeSeq = countsFromTsharkFields(NAKS.resolve("rxe-jroce_seq_nak.pcap"));
+        assertEquals(List.of(1, 0, 1), List.of(rxeSeq.naks(), rxeSeq.rnrNaks(), rxeSeq.messages()), rxeSeq.toString());
+        assertTrue(rxeSeq.repeats() >= 1, rxeSeq.toString());
     }
 
     /** A PSN sequence error NAK after a lost FIRST: the WRITE is one message, its FIRST resent into the gap. */
