@@ -1,11 +1,12 @@
 #!/bin/sh
 # Regenerates <capture>.expected.tsv from each <capture>.pcap with tshark (Wireshark 4.0.x).
 # Run by hand only when a capture is added or changed; the tests read the committed .tsv files.
+# naks/ holds the jroce-and-rxe captures of NAKs and retransmissions (README.md); cm/ has no .tsv.
 # Columns: tshark's field names, except payload_len, taken from tshark's own dissection (data.len
 # for plain payloads, the size of infiniband.payload or of the 256-byte MAD otherwise).
 set -eu
 cd "$(dirname "$0")"
-for pcap in *.pcap; do
+for pcap in *.pcap naks/*.pcap; do
   tshark -r "$pcap" -Y 'udp.dstport == 4791' -T fields -E header=y -E separator=/t -E occurrence=f \
     -e frame.number -e udp.length \
     -e infiniband.bth.opcode -e infiniband.bth.se -e infiniband.bth.m -e infiniband.bth.padcnt \

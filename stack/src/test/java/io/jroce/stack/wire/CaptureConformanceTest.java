@@ -24,19 +24,33 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Parses every RoCEv2 packet of the real rxe captures with the flyweights and the opcode table,
- * and compares every header field with what tshark decoded once (captures/README.md).
+ * and compares every header field with what tshark decoded once (captures/README.md); the
+ * captures of naks/ too, where jroce is one end.
  */
 class CaptureConformanceTest {
     /** The packets in all the rxe captures (docs/udp-transport.md quotes it). */
     private static final int PACKETS_IN_ALL_CAPTURES = 1992;
 
+    /** The rxe-to-rxe captures. */
     static Stream<String> captures() throws IOException, URISyntaxException {
-        URL dir = CaptureConformanceTest.class.getResource("/captures");
-        assertNotNull(dir, "captures/ on the test classpath");
+        return names("");
+    }
+
+    /** Those and the jroce-and-rxe captures of NAKs and retransmissions in naks/ (captures/README.md). */
+    static Stream<String> capturesWithNaks() throws IOException, URISyntaxException {
+        List<String> naks = names("naks/").toList();
+        assertTrue(naks.size() >= 4, "captures/naks/ holds its captures: " + naks);
+        return Stream.concat(captures(), naks.stream());
+    }
+
+    /** The captures in {@code /captures/<folder>}, as {@code <folder><name>} without {@code .pcap}. */
+    private static Stream<String> names(String folder) throws IOException, URISyntaxException {
+        URL dir = CaptureConformanceTest.class.getResource("/captures/" + folder);
+        assertNotNull(dir, "captures/" + folder + " on the test classpath");
         try (Stream<Path> files = Files.list(Path.of(dir.toURI()))) {
             return files.map(p -> p.getFileName().toString())
                 .filter(n -> n.endsWith(".pcap"))
-                .map(n -> n.substring(0, n.length() - ".pcap".length()))
+                .map(n -> folder + n.substring(0, n.length() - ".pcap".length()))
                 .sorted()
                 .toList()
                 .stream();
@@ -44,7 +58,7 @@ class CaptureConformanceTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("captures")
+    @MethodSource("capturesWithNaks")
     void everyRocePacketMatchesTshark(String capture) throws IOException {
         Map<Integer, ExpectedFields.Row> expected;
         try (InputStream in = resource(capture + ".expected.tsv")) {

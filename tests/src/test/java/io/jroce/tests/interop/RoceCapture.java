@@ -37,11 +37,13 @@ final class RoceCapture {
     private final Path file;
     private final Tshark tshark;
     private final Process process;
+    private final CountDownLatch started;
 
-    private RoceCapture(Path file, Tshark tshark, Process process) {
+    private RoceCapture(Path file, Tshark tshark, Process process, CountDownLatch started) {
         this.file = file;
         this.tshark = tshark;
         this.process = process;
+        this.started = started;
     }
 
     /**
@@ -69,7 +71,7 @@ final class RoceCapture {
         Optional<Tshark> installed = Tshark.ifInstalled(); // CI never passes without the check (.ci/run installs tshark)
         if (installed.isEmpty()) {
             LOG.warn("tshark is not installed: no capture of the RoCE traffic (apt-get install tshark)");
-            return new RoceCapture(file, null, null);
+            return new RoceCapture(file, null, null, new CountDownLatch(0));
         }
         Files.deleteIfExists(file);
         List<String> command = new ArrayList<>(prefix);
@@ -77,12 +79,16 @@ final class RoceCapture {
             "-F", "pcap", "-w", file.toString()));
         Process p = new ProcessBuilder(command).start();
         CountDownLatch capturing = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
         Thread errors = new Thread(() -> {
             try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     LOG.info("tshark: {}", line);
                     if (line.contains("Capturing on")) {
                         capturing.countDown();
+                    }
+                    if (line.contains("Capture started")) {
+                        started.countDown();
                     }
                 }
             } catch (IOException e) {
@@ -95,7 +101,16 @@ final class RoceCapture {
             p.destroy();
             throw new AssertionError("tshark did not start capturing on " + iface + " within 30 s");
         }
-        return new RoceCapture(file, installed.get(), p);
+        return new RoceCapture(file, installed.get(), p, started);
+    }
+
+    /**
+     * Waits until dumpcap has the interface open (tshark 4.0's "Capture started." message, which
+     * comes after "Capturing on"): a step of a few milliseconds started before it goes uncaptured.
+     */
+    RoceCapture awaitCapturing() throws InterruptedException {
+        assertTrue(started.await(30, TimeUnit.SECONDS), "tshark never said \"Capture started\" for " + file);
+        return this;
     }
 
     /** Stops tshark (SIGTERM: it finishes the file). */

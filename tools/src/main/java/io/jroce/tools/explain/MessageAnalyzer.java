@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -18,18 +19,28 @@ import java.util.Map;
  * operation that changes inside a message: a responder checks these, IBTA Vol. 1 9.7) and, on RC, the latency
  * of each message: from its first packet to the response that covers it (an ACK or NAK at or
  * past its last PSN, its last READ response, its atomic acknowledge). Repeats (retransmissions,
- * duplicates) are left out: a message counts once. A MIDDLE or LAST without a FIRST waits for one
- * that a capture at the receiver's side shows after it, overtaken on the way ({@link Report#isGapFill}):
- * the responder NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST
- * in sequence. It is a sequence error only if a new message starts, or the capture ends, first.
+ * duplicates) are left out: a message counts once. A PSN gap (packets lost before the capture
+ * point) may hold a message's FIRST, the previous message's LAST or whole messages: none of that
+ * is an opcode-sequence error, and the packets resent into the gap complete those messages. A
+ * MIDDLE or LAST without a FIRST and with no gap before it waits for a FIRST that a capture at the
+ * receiver's side shows after it, overtaken on the way ({@link Report#isGapFill}): the responder
+ * NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST in sequence. It
+ * is a sequence error only if a new message starts, or the capture ends, first.
  */
 final class MessageAnalyzer implements Analyzer {
     /** A message being reassembled or waiting for its response. */
     private static final class Message {
+        /** The packet that started it: its FIRST or ONLY, or the packet after the gap its FIRST was lost in. */
         final Packet first;
         final Operation operation;
-        /** The message's packet first in the capture: its FIRST, unless that was overtaken on the way. */
+        /** Its packet first in the capture (its latency starts there): {@code first}, unless that was overtaken on the way. */
         Packet earliest;
+        /** Its lowest PSN known: behind {@code first}'s once a FIRST lost before the capture point is resent. */
+        int firstPsn;
+        /** Begun by a MIDDLE or LAST after a PSN gap: its FIRST is still to be resent into the gap. */
+        boolean headless;
+        /** Its LAST lost before the capture point: it completes when the LAST is resent into the gap. */
+        boolean lacksLast;
         long bytes;
         int packets;
         int middles;
@@ -39,6 +50,7 @@ final class MessageAnalyzer implements Analyzer {
         Message(Packet first) {
             this.first = first;
             this.operation = first.operation();
+            this.firstPsn = first.psn();
         }
 
         int lastPsn() {
@@ -78,9 +90,10 @@ final class MessageAnalyzer implements Analyzer {
             if (packets == 1) {
                 return what + ", PSN " + first.psn() + ", frame " + first.label();
             }
-            int missing = Psn.diff(last.psn(), first.psn()) + 1 - packets;
-            return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + first.psn()
+            int missing = Psn.diff(last.psn(), firstPsn) + 1 - packets;
+            return what + " in " + packets + " packets (FIRST, " + middles + " MIDDLE, LAST), PSNs " + firstPsn
                 + ".." + last.psn() + (missing > 0 ? " (" + missing + " never captured)" : "")
+                + (headless ? " (its FIRST never captured)" : "")
                 + ", frames " + earliest.label() + ".." + latest().label();
         }
     }
@@ -97,7 +110,7 @@ final class MessageAnalyzer implements Analyzer {
     private final Map<Integer, Message>[] skipped = new Map[] {new HashMap<Integer, Message>(), new HashMap<Integer, Message>()};
     /** Per requester, the MIDDLE and LAST packets that came with no message open, waiting for a FIRST overtaken on the way. */
     @SuppressWarnings("unchecked")
-    private final List<Packet>[] headless = new List[] {new ArrayList<Packet>(), new ArrayList<Packet>()};
+    private final List<Packet>[] waitingForFirst = new List[] {new ArrayList<Packet>(), new ArrayList<Packet>()};
 
     @Override
     public void packet(Packet p, int from, Report report) {
@@ -107,13 +120,8 @@ final class MessageAnalyzer implements Analyzer {
         if (p.isRequest()) {
             if (!report.isRepeat(p)) {
                 request(p, from, report);
-            } else if (report.isGapFill(p)) {
-                Message m = skipped[from].remove(p.psn());
-                if (m != null) {
-                    m.add(p);
-                } else if (p.position().startsMessage()) {
-                    overtaken(p, from, report);
-                }
+            } else if (report.isGapFill(p) && !resent(p, from, report) && p.position().startsMessage()) {
+                overtaken(p, from, report);
             }
         } else {
             response(p, 1 - from, report);
@@ -123,16 +131,27 @@ final class MessageAnalyzer implements Analyzer {
     private void request(Packet p, int from, Report report) {
         Position position = p.position();
         Message m = open[from];
+        Integer gap = report.gapBefore(p);
         if (position.startsMessage()) {
             withoutFirst(from, report);
-            if (m != null) {
+            if (m != null && gap != null) {
+                // The open message's LAST (and maybe more) was lost before the capture point.
+                m.lacksLast = true;
+                skip(from, gap, p.psn(), m);
+            } else if (m != null) {
                 sequenceError(p, from, report, p.info().name() + " while the message begun in frame "
                     + m.first.label() + " still lacks its LAST");
-                open[from] = null;
             }
+            open[from] = null;
             m = new Message(p);
+        } else if (m == null && gap != null) {
+            // Its FIRST was lost before the capture point: the message starts here and takes its
+            // FIRST when the requester resends it into the gap.
+            m = new Message(p);
+            m.headless = true;
+            skip(from, gap, p.psn(), m);
         } else if (m == null) {
-            headless[from].add(p);
+            waitingForFirst[from].add(p);
             return;
         } else if (m.operation != p.operation()) {
             sequenceError(p, from, report, p.info().name() + " inside the " + m.operation + " message begun in frame "
@@ -141,9 +160,7 @@ final class MessageAnalyzer implements Analyzer {
             return;
         }
         if (m.last != null) {
-            for (int psn = Psn.next(m.last.psn()); psn != p.psn() && skipped[from].size() < MAX_SKIPPED; psn = Psn.next(psn)) {
-                skipped[from].put(psn, m);
-            }
+            skip(from, Psn.next(m.last.psn()), p.psn(), m);
         }
         m.add(p);
         m.last = p;
@@ -155,18 +172,60 @@ final class MessageAnalyzer implements Analyzer {
         complete(m, from, report);
     }
 
+    /** The PSNs from {@code firstMissing} up to {@code psn} (exclusive) were skipped; a resent packet there may be {@code m}'s. */
+    private void skip(int from, int firstMissing, int psn, Message m) {
+        for (int x = firstMissing; x != psn && skipped[from].size() < MAX_SKIPPED; x = Psn.next(x)) {
+            skipped[from].put(x, m);
+        }
+    }
+
     /**
-     * A FIRST or ONLY that came after later packets, overtaken on the way: it starts its message
-     * late, and a FIRST takes the MIDDLE and LAST packets that came before it without one.
+     * A packet resent into a PSN gap, first seen now: an ONLY is a message of its own; a MIDDLE,
+     * a headless message's FIRST or an unfinished message's LAST joins the message around the gap.
+     * (A headless message takes the first FIRST of its operation resent into its gap: a message of
+     * several packets lost whole in the same gap, before it, is not told apart.) False when no
+     * message around a gap takes it: it may be a FIRST overtaken on the way.
+     */
+    private boolean resent(Packet p, int from, Report report) {
+        Message m = skipped[from].remove(p.psn());
+        Position position = p.position();
+        if (position.startsMessage() && position.endsMessage()) {
+            Message only = new Message(p);
+            only.add(p);
+            only.last = p;
+            complete(only, from, report);
+            return true;
+        }
+        if (m == null || m.operation != p.operation()) {
+            return false;
+        }
+        if (position == Position.MIDDLE) {
+            m.add(p);
+        } else if (position.startsMessage() && m.headless) {
+            m.add(p);
+            m.firstPsn = p.psn();
+            m.headless = false;
+        } else if (position.endsMessage() && m.lacksLast) {
+            m.add(p);
+            m.last = p;
+            m.lacksLast = false;
+            complete(m, from, report);
+        }
+        return true;
+    }
+
+    /**
+     * A FIRST that came after later packets, overtaken on the way: it starts its message late, and
+     * takes the MIDDLE and LAST packets that came before it without one.
      */
     private void overtaken(Packet p, int from, Report report) {
         Message m = new Message(p);
         m.add(p);
         m.last = p;
-        List<Packet> rest = headless[from];
+        List<Packet> rest = waitingForFirst[from];
         int next = Psn.next(p.psn());
-        while (!p.position().endsMessage() && !rest.isEmpty() && rest.get(0).psn() == next
-            && rest.get(0).operation() == m.operation && !m.last.position().endsMessage()) {
+        while (!rest.isEmpty() && rest.get(0).psn() == next && rest.get(0).operation() == m.operation
+            && !m.last.position().endsMessage()) {
             Packet q = rest.remove(0);
             m.add(q);
             m.last = q;
@@ -181,10 +240,10 @@ final class MessageAnalyzer implements Analyzer {
 
     /** The packets that waited in vain for a FIRST: a new message started, or the capture ended. */
     private void withoutFirst(int from, Report report) {
-        for (Packet p : headless[from]) {
+        for (Packet p : waitingForFirst[from]) {
             sequenceError(p, from, report, p.info().name() + " without a FIRST");
         }
-        headless[from].clear();
+        waitingForFirst[from].clear();
     }
 
     private void complete(Message m, int from, Report report) {
@@ -195,7 +254,7 @@ final class MessageAnalyzer implements Analyzer {
     private void complete(Message m, int from, Report report, Packet completing) {
         report.stats(from).messages++;
         m.number = ++numbers[from];
-        if (m.packets > 1) {
+        if (m.packets > 1 || m.headless) {
             report.note(completing, () -> "message: " + m.describe());
         }
         if (report.connection().transport() == TransportType.RC) {
@@ -217,7 +276,7 @@ final class MessageAnalyzer implements Analyzer {
             Message m = waiting.poll();
             long latency = p.timeNs() - m.earliest.timeNs();
             report.note(p, "answers the " + m.brief() + " after " + Durations.format(latency));
-            report.message(m.earliest,  "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
+            report.message(m.earliest, "message " + side(from) + " " + m.number + ": " + m.describe() + "; answered by frame "
                 + p.label() + " after " + Durations.format(latency));
         }
     }
@@ -246,6 +305,12 @@ final class MessageAnalyzer implements Analyzer {
             if (open[from] != null) {
                 report.openEnd(open[from].first, "message " + side(from) + ": begun in frame "
                     + open[from].first.label() + " and never finished in the capture (no LAST)");
+            }
+            for (Message m : new LinkedHashSet<>(skipped[from].values())) {
+                if (m.lacksLast) {
+                    report.openEnd(m.first, "message " + side(from) + ": begun in frame " + m.first.label()
+                        + ", its LAST lost before the capture point and never resent in it");
+                }
             }
             for (Message m : unanswered[from]) {
                 report.message(m.earliest, "message " + side(from) + " " + m.number + ": " + m.describe()

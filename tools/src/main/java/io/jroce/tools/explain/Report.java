@@ -28,6 +28,8 @@ final class Report {
     private final Set<Integer> repeats = new HashSet<>();
     /** Repeats whose PSN the capture had not seen before: they fill a PSN gap. */
     private final Set<Integer> gapFills = new HashSet<>();
+    /** Requests that came right after a PSN gap, with the gap's first PSN. */
+    private final Map<Integer, Integer> afterGap = new HashMap<>();
     /** Responses that repeat an earlier one with no request to answer: copies made on the way. */
     private final Set<Integer> copies = new HashSet<>();
 
@@ -116,6 +118,16 @@ final class Report {
 
     boolean isGapFill(Packet p) {
         return gapFills.contains(p.ordinal());
+    }
+
+    /** Records that request {@code p} came right after a PSN gap that begins at {@code firstMissing}. */
+    void markAfterGap(Packet p, int firstMissing) {
+        afterGap.put(p.ordinal(), firstMissing);
+    }
+
+    /** The first PSN of the gap right before request {@code p}, or null when its PSN followed on. */
+    Integer gapBefore(Packet p) {
+        return afterGap.get(p.ordinal());
     }
 
     void markCopy(Packet p) {

@@ -97,6 +97,7 @@ final class RetransmissionAnalyzer implements Analyzer {
                     int lastMissing = Psn.add(psn, -1);
                     r.gaps.add(new int[] {firstMissing, lastMissing});
                     report.stats(from).gaps++;
+                    report.markAfterGap(p, firstMissing);
                     report.finding(p, "PSN gap: " + range(firstMissing, lastMissing)
                         + " never seen before this packet (lost before the capture point)");
                 }
@@ -198,10 +199,17 @@ final class RetransmissionAnalyzer implements Analyzer {
             : "; first sent in frame " + original.label() + (original.icrcOk() ? "" : ", whose bad ICRC made its receiver drop it")));
     }
 
+    /** Whether {@code psn} lies in a gap; the gap keeps the PSNs still missing on either side of it. */
     private static boolean fillGap(Requester r, int psn) {
         for (int[] g : r.gaps) {
             if (Psn.diff(psn, g[0]) >= 0 && Psn.diff(g[1], psn) >= 0) {
                 r.gaps.remove(g);
+                if (psn != g[0]) {
+                    r.gaps.add(new int[] {g[0], Psn.add(psn, -1)});
+                }
+                if (psn != g[1]) {
+                    r.gaps.add(new int[] {Psn.next(psn), g[1]});
+                }
                 return true;
             }
         }

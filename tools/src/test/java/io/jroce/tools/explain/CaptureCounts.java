@@ -1,5 +1,7 @@
 package io.jroce.tools.explain;
 
+import io.jroce.stack.wire.Psn;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +12,9 @@ import java.util.TreeMap;
  * The numbers explain reports, computed independently from tshark's raw fields: packets per
  * opcode, ACKs, NAKs and RNR NAKs (opcode 17 by the kind bits of the AETH syndrome), messages
  * (requests with a message-ending opcode whose PSN their flow had not carried before) and repeats
- * (requests whose PSN their flow had carried before: retransmissions and duplicates). Copies of
+ * (requests whose PSN their flow had carried before, or that is behind the highest PSN it had
+ * carried: retransmissions and duplicates, and a resent packet whose first transmission was lost
+ * before the capture point, which fills a PSN gap). Copies of
  * responses, which explain counts as duplicates too, are not among them: none of the rxe captures
  * holds one (their repeated ACKs answer repeated requests), which the comparison so also checks.
  */
@@ -30,6 +34,7 @@ record CaptureCounts(Map<Integer, Integer> opcodes, int acks, int naks, int rnrN
     static CaptureCounts of(List<Row> rows) {
         Map<Integer, Integer> opcodes = new TreeMap<>();
         Set<String> seen = new HashSet<>();
+        Map<String, Integer> highest = new HashMap<>();
         int acks = 0;
         int naks = 0;
         int rnr = 0;
@@ -46,9 +51,16 @@ record CaptureCounts(Map<Integer, Integer> opcodes, int acks, int naks, int rnrN
                 }
             }
             if (REQUESTS.contains(r.opcode())) {
-                if (!seen.add(r.flow() + "/" + r.psn())) {
+                Integer top = highest.get(r.flow());
+                boolean behind = top != null && Psn.diff(r.psn(), top) <= 0;
+                if (!behind) {
+                    highest.put(r.flow(), r.psn());
+                }
+                boolean first = seen.add(r.flow() + "/" + r.psn());
+                if (!first || behind) {
                     repeats++;
-                } else if (ENDS_MESSAGE.contains(r.opcode())) {
+                }
+                if (first && ENDS_MESSAGE.contains(r.opcode())) {
                     messages++;
                 }
             }

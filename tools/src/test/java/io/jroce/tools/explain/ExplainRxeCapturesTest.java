@@ -28,22 +28,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExplainRxeCapturesTest {
     /** The stack module's rxe captures, read where they are (the tests run in the module's directory). */
     static final Path CAPTURES = Path.of("../stack/src/test/resources/captures");
+    /** jroce and rxe with rxe's NAKs and RNR NAKs, and the retransmissions after them (captures/README.md). */
+    static final Path NAKS = CAPTURES.resolve("naks");
 
     static Stream<Path> captures() throws IOException {
         List<Path> all = new ArrayList<>();
-        for (Path dir : List.of(CAPTURES, CAPTURES.resolve("cm"))) {
+        for (Path dir : List.of(CAPTURES, CAPTURES.resolve("cm"), NAKS)) {
             try (Stream<Path> files = Files.list(dir)) {
                 files.filter(p -> p.toString().endsWith(".pcap")).sorted().forEach(all::add);
             }
         }
-        assertTrue(all.size() >= 17, "the rxe captures are where they were: " + all);
+        assertTrue(all.size() >= 21, "the rxe captures are where they were: " + all);
         return all.stream();
     }
 
     /** The captures with the fields tshark wrote once beside them (not the CM captures of cm/). */
     static Stream<Path> capturesWithTsharkFields() throws IOException {
         List<Path> all = captures().filter(p -> Files.exists(tsharkFields(p))).toList();
-        assertTrue(all.size() >= 13, "the .expected.tsv files are where they were: " + all);
+        assertTrue(all.size() >= 17, "the .expected.tsv files are where they were: " + all);
         return all.stream();
     }
 
@@ -123,10 +125,60 @@ class ExplainRxeCapturesTest {
     @ParameterizedTest
     @MethodSource("capturesWithTsharkFields")
     void countsMatchWhatTsharkWroteOnce(Path capture) throws Exception {
+        assertEquals(countsFromTsharkFields(capture), CaptureCounts.of(explain(capture.toString())), capture.toString());
+    }
+
+    /**
+     * The captures of naks/ hold what they were made for, by tshark's fields alone (AETH syndromes,
+     * PSNs repeated or resent into a gap), so that the comparison above compares NAKs, RNR NAKs and
+     * retransmissions, not zeros.
+     */
+    @Test
+    void theNakCapturesHoldNaksRnrNaksAndRetransmissions() throws Exception {
+        CaptureCounts seq = countsFromTsharkFields(NAKS.resolve("jroce-rxe_seq_nak.pcap"));
+        assertEquals(List.of(2, 0, 2), List.of(seq.naks(), seq.rnrNaks(), seq.messages()), seq.toString());
+        assertTrue(seq.repeats() >= 4, seq.toString()); // each lost packet resent, with what followed it
+        CaptureCounts rnr = countsFromTsharkFields(NAKS.resolve("jroce-rxe_rnr_nak.pcap"));
+        assertTrue(rnr.rnrNaks() >= 1 && rnr.repeats() == rnr.rnrNaks() && rnr.messages() == 1, rnr.toString());
+        CaptureCounts rxe = countsFromTsharkFields(NAKS.resolve("rxe-jroce_rnr_timeout.pcap"));
+        assertTrue(rxe.rnrNaks() >= 1 && rxe.repeats() >= rxe.rnrNaks() + 3 && rxe.messages() == 2, rxe.toString());
+        CaptureCounts rxeSeq = countsFromTsharkFields(NAKS.resolve("rxe-jroce_seq_nak.pcap"));
+        assertEquals(List.of(1, 0, 1), List.of(rxeSeq.naks(), rxeSeq.rnrNaks(), rxeSeq.messages()), rxeSeq.toString());
+        assertTrue(rxeSeq.repeats() >= 1, rxeSeq.toString());
+    }
+
+    /** A PSN sequence error NAK after a lost FIRST: the WRITE is one message, its FIRST resent into the gap. */
+    @Test
+    void rxeNaksTheGapsJroceLeftAndJroceGoesBack() throws Exception {
+        Ladder ladder = explain(NAKS.resolve("jroce-rxe_seq_nak.pcap").toString());
+        assertEquals(List.of(
+            "frame 2: PSN gap: PSN 16285982 never seen before this packet (lost before the capture point)",
+            "frame 4: NAK PSN sequence error: the responder expected PSN 16285982 and got a later one; everything before "
+                + "it is acknowledged, the requester goes back to it",
+            "frame 5: retransmission triggered by the NAK PSN sequence error of frame 4; its first transmission was never "
+                + "captured",
+            "frame 6: retransmission, go-back-N after the NAK PSN sequence error of frame 4; first sent in frame 2",
+            "frame 7: retransmission, go-back-N after the NAK PSN sequence error of frame 4; first sent in frame 3",
+            "frame 9: PSN gap: PSN 16285985 never seen before this packet (lost before the capture point)",
+            "frame 11: NAK PSN sequence error: the responder expected PSN 16285985 and got a later one; everything "
+                + "before it is acknowledged, the requester goes back to it",
+            "frame 12: retransmission triggered by the NAK PSN sequence error of frame 11; its first transmission was "
+                + "never captured",
+            "frame 13: retransmission, go-back-N after the NAK PSN sequence error of frame 11; first sent in frame 9",
+            "frame 14: retransmission, go-back-N after the NAK PSN sequence error of frame 11; first sent in frame 10"),
+            ladder.findings);
+        assertTrue(ladder.entry("15").noted("answers the RDMA WRITE of frames 9..10 (3000 B) after 3.445 ms"),
+            ladder.text);
+        assertTrue(ladder.text.contains("  message A->B 2: RDMA WRITE of 3000 B in 3 packets (FIRST, 1 MIDDLE, LAST), "
+            + "PSNs 16285985..16285987, frames 9..10; answered by frame 15 after 3.445 ms\n"), ladder.text);
+    }
+
+    /** What tshark wrote once in {@code capture}'s {@code .expected.tsv}, counted as explain counts. */
+    private static CaptureCounts countsFromTsharkFields(Path capture) throws IOException {
         List<CaptureCounts.Row> rows = new ArrayList<>();
         List<String> lines = Files.readAllLines(tsharkFields(capture));
         List<String> header = List.of(lines.get(0).split("\t", -1));
-        // The .tsv holds no addresses, and both ends of these captures are QP 0x11: the frame's
+        // The .tsv holds no addresses, and both ends of most captures are QP 0x11: the frame's
         // addresses, read with the stack's RoceFrame, tell the two flows apart.
         Map<Integer, String> senders = new HashMap<>();
         for (RoceFrame frame : RoceFrame.read(capture)) {
@@ -140,7 +192,7 @@ class ExplainRxeCapturesTest {
                 Integer.parseInt(f[header.indexOf("infiniband.bth.psn")]),
                 syndrome.isEmpty() ? -1 : Integer.parseInt(syndrome)));
         }
-        assertEquals(CaptureCounts.of(rows), CaptureCounts.of(explain(capture.toString())), capture.toString());
+        return CaptureCounts.of(rows);
     }
 
     @ParameterizedTest
