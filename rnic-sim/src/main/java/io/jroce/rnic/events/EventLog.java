@@ -209,7 +209,7 @@ public final class EventLog implements FaultListener, AutoCloseable {
             if (badIcrc) {
                 json.writeStringField("icrc", "bad");
             }
-            packetFields(buffer, offset, length, src, dst, srcPort);
+            arrivalSrc = packetFields(buffer, offset, length, src, dst, srcPort);
             end();
         } catch (IOException e) {
             failure = e;
@@ -219,7 +219,6 @@ public final class EventLog implements FaultListener, AutoCloseable {
         arrivalThread = Thread.currentThread();
         arrivalEndsAtDrop = badIcrc;
         arrivalFrame = frame;
-        arrivalSrc = address(src);
         arrivalOpcode = packet.info() == null ? null : packet.info().name();
         arrivalQpn = arrivalOpcode == null ? 0 : packet.bth().destQp();
         arrivalPsn = arrivalOpcode == null ? 0 : packet.bth().psn();
@@ -231,16 +230,18 @@ public final class EventLog implements FaultListener, AutoCloseable {
         arrivalEndsAtDrop = false;
     }
 
-    private void packetFields(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int port)
+    /** Writes the packet's fields; returns its source address's text. */
+    private String packetFields(DirectBuffer buffer, int offset, int length, byte[] src, byte[] dst, int port)
         throws IOException {
-        json.writeStringField("src", address(src));
+        String srcText = address(src);
+        json.writeStringField("src", srcText);
         json.writeStringField("dst", address(dst));
         json.writeNumberField("udp_port", port);
         json.writeNumberField("length", length);
         ParseResult parsed = packet.wrap(buffer, offset, length);
         if (parsed != ParseResult.OK) {
             json.writeStringField("malformed", parsed.name());
-            return;
+            return srcText;
         }
         json.writeStringField("opcode", packet.info().name());
         json.writeNumberField("dst_qpn", packet.bth().destQp());
@@ -274,6 +275,7 @@ public final class EventLog implements FaultListener, AutoCloseable {
         if (packet.info().has(ExtensionHeader.IETH)) {
             json.writeNumberField("invalidate_rkey", packet.ieth().rKey() & 0xFFFFFFFFL);
         }
+        return srcText;
     }
 
     /**
@@ -490,6 +492,11 @@ public final class EventLog implements FaultListener, AutoCloseable {
         }
     }
 
+    /** A drop of what the device sent (an answer it could not send), not of the arrival it handles. */
+    private static boolean sendSide(Counter reason) {
+        return reason == Counter.DROP_TX_FAILED || reason == Counter.DROP_NO_ROUTE;
+    }
+
     synchronized void dropped(Counter reason, long count) {
         if (stopped()) {
             return;
@@ -498,7 +505,7 @@ public final class EventLog implements FaultListener, AutoCloseable {
             begin("roce:packet_dropped");
             json.writeStringField("reason", reason.counterName());
             json.writeNumberField("count", count);
-            if (arrival > 0 && arrivalThread == Thread.currentThread()) {
+            if (arrival > 0 && arrivalThread == Thread.currentThread() && !sendSide(reason)) {
                 json.writeNumberField("arrival", arrival);
                 if (arrivalFrame > 0) {
                     json.writeNumberField("frame", arrivalFrame);

@@ -1,6 +1,7 @@
 package io.jroce.tools.explain;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jroce.rnic.core.DeviceLimits;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -54,8 +55,13 @@ final class FaultFinder {
     /** Why {@code device} dropped the arrival of {@code record} (a bad ICRC, or a drop naming it), or null. */
     private String dropped(String device, JsonNode record) {
         JsonNode d = record.path("data");
-        String reason = d.has("arrival") ? drops.get(device + "#" + d.path("arrival").asLong()) : null;
-        return reason == null && "bad".equals(d.path("icrc").asText()) ? "drop_bad_icrc" : reason;
+        if ("bad".equals(d.path("icrc").asText())) {
+            return "drop_bad_icrc";
+        }
+        if (d.path("dst_qpn").asInt() == DeviceLimits.MULTICAST_QPN) {
+            return null; // one member QP's drop: the others may have taken the datagram
+        }
+        return d.has("arrival") ? drops.get(device + "#" + d.path("arrival").asLong()) : null;
     }
 
     /**

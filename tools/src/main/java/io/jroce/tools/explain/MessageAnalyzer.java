@@ -6,11 +6,10 @@ import io.jroce.stack.wire.Position;
 import io.jroce.stack.wire.Psn;
 import io.jroce.stack.wire.TransportType;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,8 +23,8 @@ import java.util.Map;
  * is an opcode-sequence error, and the packets resent into the gap complete those messages. A
  * MIDDLE or LAST without a FIRST and with no gap before it waits for a FIRST that a capture at the
  * receiver's side shows after it, overtaken on the way ({@link Report#isGapFill}): the responder
- * NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST in sequence. It
- * is a sequence error only if a new message starts, or the capture ends, first.
+ * NAKs such a packet for its PSN, never checks its opcode, and takes the late FIRST in sequence,
+ * even after later messages. It is a sequence error only if the capture ends first.
  */
 final class MessageAnalyzer implements Analyzer {
     /** A message being reassembled or waiting for its response. */
@@ -100,6 +99,8 @@ final class MessageAnalyzer implements Analyzer {
 
     /** A bound on the skipped PSNs remembered: a capture that misses millions says so once per gap anyway. */
     private static final int MAX_SKIPPED = 1 << 16;
+    /** How far behind the newest PSN a remembered PSN is forgotten (a quarter of the PSN space). */
+    private static final int STALE_PSNS = RetransmissionAnalyzer.STALE_PSNS;
 
     private final Message[] open = new Message[2];
     @SuppressWarnings("unchecked")
@@ -108,9 +109,14 @@ final class MessageAnalyzer implements Analyzer {
     /** Messages by the PSNs of theirs the capture skipped, per requester: a resent packet there belongs to them. */
     @SuppressWarnings("unchecked")
     private final Map<Integer, Message>[] skipped = new Map[] {new HashMap<Integer, Message>(), new HashMap<Integer, Message>()};
-    /** Per requester, the MIDDLE and LAST packets that came with no message open, waiting for a FIRST overtaken on the way. */
+    /**
+     * Per requester, by PSN, the MIDDLE and LAST packets that came with no message open, waiting
+     * for a FIRST overtaken on the way (held back past later messages too); at most
+     * {@link #MAX_SKIPPED}, the oldest reported first when more come.
+     */
     @SuppressWarnings("unchecked")
-    private final List<Packet>[] waitingForFirst = new List[] {new ArrayList<Packet>(), new ArrayList<Packet>()};
+    private final Map<Integer, Packet>[] waitingForFirst = new Map[] {new LinkedHashMap<Integer, Packet>(),
+        new LinkedHashMap<Integer, Packet>()};
 
     @Override
     public void packet(Packet p, int from, Report report) {
@@ -133,7 +139,6 @@ final class MessageAnalyzer implements Analyzer {
         Message m = open[from];
         Integer gap = report.gapBefore(p);
         if (position.startsMessage()) {
-            withoutFirst(from, report);
             if (m != null && gap != null) {
                 // The open message's LAST (and maybe more) was lost before the capture point.
                 m.lacksLast = true;
@@ -151,7 +156,7 @@ final class MessageAnalyzer implements Analyzer {
             m.headless = true;
             skip(from, gap, p.psn(), m);
         } else if (m == null) {
-            waitingForFirst[from].add(p);
+            waitForFirst(p, from, report);
             return;
         } else if (m.operation != p.operation()) {
             sequenceError(p, from, report, p.info().name() + " inside the " + m.operation + " message begun in frame "
@@ -174,6 +179,10 @@ final class MessageAnalyzer implements Analyzer {
 
     /** The PSNs from {@code firstMissing} up to {@code psn} (exclusive) were skipped; a resent packet there may be {@code m}'s. */
     private void skip(int from, int firstMissing, int psn, Message m) {
+        if (skipped[from].size() >= MAX_SKIPPED) {
+            // PSNs far behind this one come round again only after the 24-bit wrap: forget them.
+            skipped[from].keySet().removeIf(x -> Psn.diff(psn, x) > STALE_PSNS);
+        }
         for (int x = firstMissing; x != psn && skipped[from].size() < MAX_SKIPPED; x = Psn.next(x)) {
             skipped[from].put(x, m);
         }
@@ -222,25 +231,42 @@ final class MessageAnalyzer implements Analyzer {
         Message m = new Message(p);
         m.add(p);
         m.last = p;
-        List<Packet> rest = waitingForFirst[from];
-        int next = Psn.next(p.psn());
-        while (!rest.isEmpty() && rest.get(0).psn() == next && rest.get(0).operation() == m.operation
-            && !m.last.position().endsMessage()) {
-            Packet q = rest.remove(0);
+        Map<Integer, Packet> rest = waitingForFirst[from];
+        for (int next = Psn.next(p.psn()); !m.last.position().endsMessage(); next = Psn.next(next)) {
+            Packet q = rest.get(next);
+            if (q == null || q.operation() != m.operation) {
+                break;
+            }
+            rest.remove(next);
             m.add(q);
             m.last = q;
-            next = Psn.next(next);
         }
         if (m.last.position().endsMessage()) {
             complete(m, from, report, p);
         } else if (open[from] == null) {
             open[from] = m;
         }
+        // else: a later message is open; this one's remaining packets, resent, are repeats
     }
 
-    /** The packets that waited in vain for a FIRST: a new message started, or the capture ended. */
+    /** {@code p}, a MIDDLE or LAST with no message open, waits for a FIRST that may come late. */
+    private void waitForFirst(Packet p, int from, Report report) {
+        Map<Integer, Packet> waiting = waitingForFirst[from];
+        Packet before = waiting.remove(p.psn()); // its PSN again after the wrap: the old one waited in vain
+        if (before != null) {
+            sequenceError(before, from, report, before.info().name() + " without a FIRST");
+        }
+        if (waiting.size() >= MAX_SKIPPED) {
+            Packet oldest = waiting.values().iterator().next();
+            waiting.remove(oldest.psn());
+            sequenceError(oldest, from, report, oldest.info().name() + " without a FIRST");
+        }
+        waiting.put(p.psn(), p);
+    }
+
+    /** The packets that waited in vain for a FIRST: the capture ended. */
     private void withoutFirst(int from, Report report) {
-        for (Packet p : waitingForFirst[from]) {
+        for (Packet p : waitingForFirst[from].values()) {
             sequenceError(p, from, report, p.info().name() + " without a FIRST");
         }
         waitingForFirst[from].clear();

@@ -26,6 +26,11 @@ import java.util.Map;
  * ({@link Report#isCopy}). PSNs compare modulo 2^24 ({@link Psn}).
  */
 final class RetransmissionAnalyzer implements Analyzer {
+    /** Gaps kept per requester: a bound on the work and memory a crafted capture can ask for. */
+    static final int MAX_GAPS = 4096;
+    /** How far behind its requester's highest PSN a gap is forgotten (a quarter of the PSN space). */
+    static final int STALE_PSNS = 1 << 22;
+
     /**
      * How soon after the packet it copies a repeat with no trigger may come and still be a
      * duplicate: a copy made on the way trails its original closely; a requester's ACK timer is
@@ -95,6 +100,9 @@ final class RetransmissionAnalyzer implements Analyzer {
                 if (ahead > r.span) {
                     int firstMissing = Psn.add(r.maxPsn, r.span);
                     int lastMissing = Psn.add(psn, -1);
+                    if (r.gaps.size() >= MAX_GAPS) {
+                        r.gaps.remove(0); // the oldest: a capture with this many open gaps is not a run to explain PSN by PSN
+                    }
                     r.gaps.add(new int[] {firstMissing, lastMissing});
                     report.stats(from).gaps++;
                     report.markAfterGap(p, firstMissing);
@@ -199,8 +207,13 @@ final class RetransmissionAnalyzer implements Analyzer {
             : "; first sent in frame " + original.label() + (original.icrcOk() ? "" : ", whose bad ICRC made its receiver drop it")));
     }
 
-    /** Whether {@code psn} lies in a gap; the gap keeps the PSNs still missing on either side of it. */
+    /**
+     * Whether {@code psn} lies in a gap; the gap keeps the PSNs still missing on either side of it.
+     * Gaps far behind the requester's highest PSN are forgotten first: a PSN there comes round
+     * again after the 24-bit wrap, and would otherwise fill a gap of long ago.
+     */
     private static boolean fillGap(Requester r, int psn) {
+        r.gaps.removeIf(g -> Psn.diff(r.maxPsn, g[1]) > STALE_PSNS);
         for (int[] g : r.gaps) {
             if (Psn.diff(psn, g[0]) >= 0 && Psn.diff(g[1], psn) >= 0) {
                 r.gaps.remove(g);

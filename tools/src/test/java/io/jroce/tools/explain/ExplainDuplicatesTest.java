@@ -160,4 +160,25 @@ class ExplainDuplicatesTest {
         Ladder.Row a = ladder.rows.get(0);
         assertEquals(List.of(3, 0, 0), List.of(a.messages(), a.duplicates(), a.retransmissions()), ladder.text);
     }
+
+    /** A FIRST held back past the whole next message still starts its own: no sequence error, two messages. */
+    @Test
+    void aFirstHeldBackPastTheNextMessageStillStartsItsOwn() throws Exception {
+        Path f = dir.resolve("first-past-next.pcap");
+        try (SyntheticCapture c = new SyntheticCapture(f)) {
+            c.request(Opcode.RC_SEND_MIDDLE, 21, 256, false)
+                .request(Opcode.RC_SEND_LAST, 22, 100, false)
+                .request(Opcode.RC_SEND_FIRST, 23, 256, false)
+                .request(Opcode.RC_SEND_LAST, 24, 8, true)
+                .request(Opcode.RC_SEND_FIRST, 20, 256, false) // 5: overtaken by four packets, a whole message among them
+                .ack(24, 2);
+        }
+        Ladder ladder = new Ladder(CommandRunner.run("explain", f.toString()).out());
+        assertFalse(ladder.text.contains("opcode sequence error"), ladder.text);
+        assertTrue(ladder.entry("5").noted("message: SEND of 612 B in 3 packets (FIRST, 1 MIDDLE, LAST), PSNs 20..22, "
+            + "frames 1..5"), ladder.entry("5").toString());
+        assertTrue(ladder.entry("4").noted("message: SEND of 264 B in 2 packets (FIRST, 0 MIDDLE, LAST), PSNs 23..24"),
+            ladder.entry("4").toString());
+        assertEquals(2, ladder.rows.get(0).messages(), ladder.text);
+    }
 }

@@ -82,6 +82,9 @@ class ExplainUdpEventLogsTest {
             stranger.send(sendOnly(stranger, b, 0xABCDE, 0x43, true));
             run.awaitCounterOfB("drop_unknown_qpn");
         }
+        String b = Files.readString(logB);
+        assertTrue(b.matches("(?s).*\"reason\":\"drop_bad_icrc\",\"count\":1,\"arrival\":\\d+,\"src\":\"127\\.0\\.0\\.3\".*"),
+            "on UDP too the transport's drop names the arrival: " + b);
         Ladder ladder = explain(logA, logB);
         Ladder.Entry badIcrc = ladder.only("the bad ICRC", e -> e.arrow().contains("RC_SEND_ONLY psn 66 "));
         assertTrue(badIcrc.noted("bad ICRC: its receiver's log says the ICRC did not match the headers and payload; it "
