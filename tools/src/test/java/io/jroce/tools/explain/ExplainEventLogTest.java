@@ -102,4 +102,32 @@ class ExplainEventLogTest {
         assertEquals(1, r.err().lines().count(), r.transcript());
         assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.transcript());
     }
+
+    /**
+     * A receiver's drop that names an arrival: a unicast SEND it dropped is drawn dropped with the
+     * reason; a multicast datagram (QPN 0xFFFFFF) one member QP dropped is not, as other members
+     * may have taken it.
+     */
+    @Test
+    void aDroppedArrivalIsNotedUnlessItWasMulticast() throws Exception {
+        String received = "\u001e{\"time\":%d,\"name\":\"roce:packet_received\",\"data\":{\"arrival\":%d,"
+            + "\"src\":\"10.0.0.9\",\"dst\":\"10.0.0.1\",\"udp_port\":4791,\"length\":%d,\"opcode\":\"%s\","
+            + "\"dst_qpn\":%d,\"psn\":%d,\"ack_req\":false,\"payload\":8%s}}\n";
+        String dropped = "\u001e{\"time\":%d,\"name\":\"roce:packet_dropped\",\"data\":{\"reason\":\"%s\","
+            + "\"count\":1,\"arrival\":%d}}\n";
+        Path log = dir.resolve("drops.jsonseq");
+        Files.writeString(log, HEADER
+            + String.format(received, 1000, 1, 20, "RC_SEND_ONLY", 0x42, 5, "")
+            + String.format(dropped, 1000, "drop_wrong_qp_state", 1)
+            + String.format(received, 2000, 2, 28, "UD_SEND_ONLY", 0xFFFFFF, 6, ",\"src_qpn\":7")
+            + String.format(dropped, 2000, "drop_no_recv_wqe", 2));
+        CommandRunner r = explain(log.toString());
+        assertEquals(ExitStatus.OK, r.status(), r.transcript());
+        Ladder ladder = new Ladder(r.out());
+        Ladder.Entry unicast = ladder.only("the RC SEND", e -> e.arrow().contains("RC_SEND_ONLY psn 5 "));
+        assertTrue(unicast.noted("DROPPED on arrival: d received it and dropped it (drop_wrong_qp_state, its arrival 1)"),
+            unicast.toString());
+        Ladder.Entry multicast = ladder.only("the multicast SEND", e -> e.arrow().contains("UD_SEND_ONLY psn 6 "));
+        assertFalse(multicast.noted("DROPPED"), "one member's drop is not the datagram's: " + multicast);
+    }
 }
