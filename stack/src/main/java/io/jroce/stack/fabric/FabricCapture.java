@@ -26,8 +26,7 @@ final class FabricCapture {
         UnsafeBuffer p = d.packet;
         int length = p.capacity() - IcrcCalculator.ICRC_LENGTH;
         int icrc = IcrcCalculator.readIcrc(p, length);
-        // The same choice of IP version as FabricEndpoint makes for the ICRC.
-        if (IpAddresses.isIpv4Mapped(d.src) && IpAddresses.isIpv4Mapped(d.dst)) {
+        if (FabricEndpoint.ipv4(d.src, d.dst)) { // the IP header its ICRC was computed over
             pcap.ipv4(IpAddresses.ipv4(d.src), IpAddresses.ipv4(d.dst), 0, IcrcCalculator.IPV4_FLAGS_DF, d.srcPort,
                 d.dstPort, p, 0, length, icrc);
         } else {

@@ -89,8 +89,16 @@ public final class FabricEndpoint implements RoceTransport {
         handler.onPacket(b, 0, length, d.src, d.srcPort, d.dst, d.frame);
     }
 
+    /**
+     * Whether the fabric carries a datagram between these 16-byte addresses as IPv4 (both
+     * IPv4-mapped) or IPv6: its ICRC is computed over that IP header, and its capture shows it.
+     */
+    static boolean ipv4(byte[] src, byte[] dst) {
+        return IpAddresses.isIpv4Mapped(src) && IpAddresses.isIpv4Mapped(dst);
+    }
+
     private int compute(byte[] src, int srcPort, byte[] dst, int dstPort, DirectBuffer b, int length) {
-        if (IpAddresses.isIpv4Mapped(src) && IpAddresses.isIpv4Mapped(dst)) {
+        if (ipv4(src, dst)) {
             return icrc.computeIpv4(IpAddresses.ipv4(src), IpAddresses.ipv4(dst), 0, IcrcCalculator.IPV4_FLAGS_DF,
                 srcPort, dstPort, b, 0, length);
         }
