@@ -53,7 +53,8 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         this.sender = new PacketSender(transport, counters);
         this.gsi = new Gsi(io, sender, counters, gids);
         this.context = new RnicContext(counters, keys, sender,
-            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, this), this, new ResponsePacer(this::requestDrain), events);
+            new TransmitBudget(TransmitBudget.DEFAULT_PACKETS, TransmitBudget.DEFAULT_WAKE_QUANTUM, this), this,
+            new ResponsePacer(this::requestDrain), events);
     }
 
     /** The device's QP1, alive as long as the engine. */

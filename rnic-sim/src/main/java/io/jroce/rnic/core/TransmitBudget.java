@@ -16,19 +16,30 @@ import java.util.ArrayDeque;
  *
  * <p>The budget owns its waiting queue: the QPs refused, in the order they asked, each at most once
  * (a flag on the QP says it is queued: a hashed set cost a tenth of the sender's time at 256 QPs).
+ * Packets given back wake one waiting QP per {@code quantum} of them (rounded up): a woken QP takes
+ * as many as it can send. Waking one per packet made 256 QPs with full queues take turns of one
+ * packet each, a QP's whole turn (schedule, drain, work, refusal, queue again) per 4 KiB sent, and
+ * cost the sender twice the CPU per byte of one QP (docs/benchmarks.md, "Many QPs").
  * I/O thread only; the queue allocates nothing once it has grown.
  */
 final class TransmitBudget {
     /** Packets in flight per device: two full QP windows, about 1 MiB at path MTU 4096. */
     static final int DEFAULT_PACKETS = 256;
+    /** Packets given back per QP woken: a 64 KiB message at MTU 4096. */
+    static final int DEFAULT_WAKE_QUANTUM = 16;
 
     private final int limit;
+    private final int quantum;
     private final ArrayDeque<QpContext> waiting = new ArrayDeque<>();
     private final QpScheduler scheduler;
     private int inFlight;
 
-    TransmitBudget(int limit, QpScheduler scheduler) {
+    TransmitBudget(int limit, int quantum, QpScheduler scheduler) {
+        if (limit < 1 || quantum < 1) {
+            throw new IllegalArgumentException("limit " + limit + " and quantum " + quantum + " must be at least 1");
+        }
         this.limit = limit;
+        this.quantum = Math.min(quantum, limit);
         this.scheduler = scheduler;
     }
 
@@ -53,8 +64,8 @@ final class TransmitBudget {
     void add(int packets) {
         inFlight += packets;
         if (packets < 0) {
-            // One QP per free packet at most: each takes at least one; later ACKs wake the rest.
-            for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free--) {
+            // One QP per quantum of free packets, rounded up; later ACKs wake the rest.
+            for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free -= quantum) {
                 QpContext qp = waiting.pollFirst();
                 qp.waitingForBudget = false;
                 scheduler.schedule(qp);

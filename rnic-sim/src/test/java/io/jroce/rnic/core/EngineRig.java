@@ -57,7 +57,7 @@ final class EngineRig {
     int fatalErrors;
 
     EngineRig(int budgetPackets) {
-        budget = new TransmitBudget(budgetPackets, scheduler);
+        budget = new TransmitBudget(budgetPackets, TransmitBudget.DEFAULT_WAKE_QUANTUM, scheduler);
         counters.dropListener(events);
         ctx = new RnicContext(counters, keys, new PacketSender(transport, counters), budget, scheduler, pacer, events);
         WorkQueueRing<SendWqe> sq = new WorkQueueRing<>(16, () -> new SendWqe(1, 4096));

@@ -2,6 +2,7 @@ package io.jroce.rnic.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import io.jroce.verbs.QpType;
 /** The device's transmit budget alone: hand-out, waiting set, give-back. */
 class TransmitBudgetTest {
     private final List<QpContext> woken = new ArrayList<>();
-    private final TransmitBudget budget = new TransmitBudget(2, woken::add);
+    private final TransmitBudget budget = new TransmitBudget(2, 1, woken::add);
     private final QpContext a = qp(1);
     private final QpContext b = qp(2);
     private final QpContext c = qp(3);
@@ -50,6 +51,45 @@ class TransmitBudgetTest {
         budget.add(-2);
         assertEquals(List.of(a, b, c), woken);
         assertEquals(0, budget.inFlight());
+    }
+
+    /**
+     * With a quantum, packets given back wake one QP per quantum, rounded up: 256 QPs with full
+     * queues otherwise take turns of one packet each, a whole turn of the QP per packet sent.
+     */
+    @Test
+    void wakesOneQpPerQuantumOfFreedPacketsRoundedUp() {
+        List<QpContext> order = new ArrayList<>();
+        TransmitBudget sixteen = new TransmitBudget(64, 16, order::add);
+        List<QpContext> qps = List.of(qp(11), qp(12), qp(13), qp(14), qp(15));
+        sixteen.add(64);
+        qps.forEach(sixteen::mayTransmit);
+        sixteen.add(-27); // 27 free: two quanta, the second partial
+        assertEquals(qps.subList(0, 2), order);
+        sixteen.add(27); // the first took them all
+        sixteen.add(-16); // exactly one quantum
+        assertEquals(qps.subList(0, 3), order);
+        sixteen.add(-1); // 17 free: one QP woken per quantum of what is free, not of what came back
+        assertEquals(qps.subList(0, 5), order);
+        assertFalse(sixteen.isWaiting(qps.get(4)));
+    }
+
+    @Test
+    void aQuantumLargerThanTheLimitWakesOneQpPerLimit() {
+        List<QpContext> order = new ArrayList<>();
+        TransmitBudget small = new TransmitBudget(2, 16, order::add);
+        small.add(2);
+        small.mayTransmit(a);
+        small.mayTransmit(b);
+        small.add(-2);
+        assertEquals(List.of(a), order);
+    }
+
+    @Test
+    void refusesALimitOrQuantumBelowOne() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TransmitBudget(0, 1, woken::add));
+        assertTrue(e.getMessage().contains("limit 0"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new TransmitBudget(1, 0, woken::add));
     }
 
     @Test
