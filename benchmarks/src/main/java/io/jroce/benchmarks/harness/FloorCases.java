@@ -13,9 +13,12 @@ import java.util.List;
  * 4112-byte datagrams, payload goodput on both sides (at least 1.0x); and the aggregate 64 KiB
  * WRITE bandwidth on 256 and 1,024 QPs against one QP (at least 0.9x), in the same rounds.
  * The twins run as perftest would (busy polling, their default), with {@code -F}. The latency
- * twins first run a tenth of their iterations unmeasured ({@code --warm-up}), as udp-floor's
- * ping-pong does before it times; send_lat also runs without it (the "cold" rows, no target): the
- * difference is the JIT's warm-up, which a JVM pays in its first thousands of iterations.
+ * twins first run as many round trips unmeasured as they measure ({@code --warm-up}): the C
+ * program is compiled before it starts, the JVM compiles jroce's data path during its first
+ * second or so, and a compilation on a 2-core machine where both processes spin takes a core from
+ * one of them (with a tenth, as udp-floor's ping-pong warms up, the JIT still compiled during the
+ * measured round trips, and the 99th percentiles were 3 to 6 times higher; docs/benchmarks.md).
+ * send_lat also runs without it (the "cold" rows, no target): what a short run of a fresh JVM sees.
  */
 final class FloorCases {
     /** The latency tests' round trips, as in the issue (iterations x factor). */
@@ -31,8 +34,6 @@ final class FloorCases {
     static final int MTU = 4096;
     static final int BIG = 65_536;
     static final int[] MANY_QPS = {256, 1024};
-    /** udp-floor pp warms up with a tenth of its round trips; the latency twins' --warm-up likewise. */
-    static final int WARM_UP_DIVISOR = 10;
     /** The id of send_lat's run without --warm-up. */
     static final String COLD = "cold";
 
@@ -85,7 +86,7 @@ final class FloorCases {
         List<String> cold = new ArrayList<>(sizeArgs);
         cold.addAll(List.of("-n", Integer.toString(n), "-F"));
         List<String> warm = new ArrayList<>(cold);
-        warm.addAll(List.of("--warm-up", Integer.toString(n / WARM_UP_DIVISOR)));
+        warm.addAll(List.of("--warm-up", Integer.toString(n))); // as many as measured: the JIT is done by then
         String rows = what + (roundTrip ? ", round trip" : ", half round trip");
         List<FloorRun> runs = new ArrayList<>(List.of(FloorRun.floorPingPong(datagram, n, roundTrip),
             FloorRun.jroce("jroce", "jroce", tool, warm)));

@@ -21,15 +21,15 @@ class FloorCasesTest {
         List<FloorCase> cases = FloorCases.all(1);
         assertEquals(List.of("send_lat_64", "write_lat_64", "read_lat_64", "atomic_lat", "write_rate_64", "write_bw_64k"),
             cases.stream().map(FloorCase::name).toList());
-        assertEquals(List.of("udp-floor pp 80 50000", "jroce send_lat -s 64 -n 50000 -F --warm-up 5000",
+        assertEquals(List.of("udp-floor pp 80 50000", "jroce send_lat -s 64 -n 50000 -F --warm-up 50000",
             "jroce send_lat -s 64 -n 50000 -F"), commands(cases, "send_lat_64"));
-        assertEquals(List.of("udp-floor pp 96 50000", "jroce write_lat -s 64 -n 50000 -F --warm-up 5000"),
+        assertEquals(List.of("udp-floor pp 96 50000", "jroce write_lat -s 64 -n 50000 -F --warm-up 50000"),
             commands(cases, "write_lat_64"));
-        assertEquals(List.of("udp-floor pp 58 50000", "jroce read_lat -s 64 -n 50000 -F --warm-up 5000"),
+        assertEquals(List.of("udp-floor pp 58 50000", "jroce read_lat -s 64 -n 50000 -F --warm-up 50000"),
             commands(cases, "read_lat_64"));
         assertTrue(cases.get(2).runs().get(0).roundTrip(), "read_lat reports a whole round trip, as perftest's");
         assertFalse(cases.get(0).runs().get(0).roundTrip(), "send_lat reports half a round trip, as perftest's");
-        assertEquals(List.of("udp-floor pp 36 50000", "jroce atomic_lat -n 50000 -F --warm-up 5000"),
+        assertEquals(List.of("udp-floor pp 36 50000", "jroce atomic_lat -n 50000 -F --warm-up 50000"),
             commands(cases, "atomic_lat"));
         assertEquals(List.of("jroce", "jroce", "cold", "cold"), cases.get(0).rows().stream().map(FloorRow::value).toList(),
             "send_lat's rows: warmed up against the floor's median and p99, then without the warm-up");
@@ -44,10 +44,10 @@ class FloorCasesTest {
     @Test
     void quickScalesIterationsAndSecondsButKeepsAFloor() {
         List<FloorCase> cases = FloorCases.all(0.1);
-        assertEquals(List.of("udp-floor pp 80 5000", "jroce send_lat -s 64 -n 5000 -F --warm-up 500",
+        assertEquals(List.of("udp-floor pp 80 5000", "jroce send_lat -s 64 -n 5000 -F --warm-up 5000",
             "jroce send_lat -s 64 -n 5000 -F"), commands(cases, "send_lat_64"));
         assertEquals(List.of("udp-floor bw 96 1", "jroce write_bw -s 64 -D 1 -F"), commands(cases, "write_rate_64"));
-        assertEquals(List.of("udp-floor pp 80 1000", "jroce send_lat -s 64 -n 1000 -F --warm-up 100",
+        assertEquals(List.of("udp-floor pp 80 1000", "jroce send_lat -s 64 -n 1000 -F --warm-up 1000",
                 "jroce send_lat -s 64 -n 1000 -F"),
             commands(FloorCases.all(0.001), "send_lat_64"));
     }
@@ -57,9 +57,9 @@ class FloorCasesTest {
         BenchOptions o = BenchOptions.parse(List.of("--floor", "-p", "18600", "--udp-port", "14791"));
         FloorRun run = FloorCases.all(1).get(0).runs().get(1);
         assertEquals(List.of("send_lat", "--bind", "127.0.0.2", "-p", "18600", "--udp-port", "14791", "-s", "64", "-n",
-            "50000", "-F", "--warm-up", "5000"), run.twinArgs(false, o));
+            "50000", "-F", "--warm-up", "50000"), run.twinArgs(false, o));
         assertEquals(List.of("send_lat", "--bind", "127.0.0.1", "-p", "18600", "--udp-port", "14791", "-s", "64", "-n",
-            "50000", "-F", "--warm-up", "5000", "127.0.0.2"), run.twinArgs(true, o));
+            "50000", "-F", "--warm-up", "50000", "127.0.0.2"), run.twinArgs(true, o));
     }
 
     @Test

@@ -58,7 +58,7 @@ class FloorTableTest {
             + " | 6.20 (3.70-8.20) | 2000.0 (1500.0-2500.0) | 322.58 |  |  | 2.22 | 1.67 | 0.55 |  |  |", rows.get(3));
         assertEquals(4, rows.size());
         assertTrue(t.commands().contains("`send_lat_64`: `udp-floor pp 80 50000` `jroce send_lat -s 64 -n 50000 -F"
-            + " --warm-up 5000` `jroce send_lat -s 64 -n 50000 -F`"), t.commands());
+            + " --warm-up 50000` `jroce send_lat -s 64 -n 50000 -F`"), t.commands());
     }
 
     @Test
