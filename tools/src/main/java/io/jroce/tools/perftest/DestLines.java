@@ -29,7 +29,8 @@ final class DestLines {
             if (i > 0) {
                 sb.append(':');
             }
-            sb.append(String.format("%02d", d.gid().byteAt(i) & 0xFF));
+            int b = d.gid().byteAt(i) & 0xFF;
+            sb.append(b < 10 ? "0" : "").append(b); // %02d, by hand: a run prints this for each of its QPs
         }
         return sb.toString();
     }

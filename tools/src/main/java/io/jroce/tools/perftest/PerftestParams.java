@@ -42,6 +42,13 @@ final class PerftestParams {
     int txDepth;
     int rxDepth;
     int cqMod;
+    /**
+     * perftest's fill_count: with -n not a multiple of the CQ moderation (or of tx_depth when that
+     * is smaller), a QP's last completion counts only the messages it still had, not cq_mod; else
+     * with several QPs the count reaches the total while one QP still has messages to post, and
+     * the loop stops polling and spins.
+     */
+    boolean fillCount;
     int inlineSize;
     int outReads = 1;
     int duration;
@@ -103,6 +110,7 @@ final class PerftestParams {
             }
         }
         cqMod = Math.min(cqMod, txDepth);
+        fillCount = !durationMode && (cqMod >= txDepth ? iters % txDepth != 0 : iters % cqMod != 0);
         if (verb.usesOutstandingReads()) {
             inlineSize = 0;
         }

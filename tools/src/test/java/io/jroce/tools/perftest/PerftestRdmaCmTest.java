@@ -59,6 +59,8 @@ class PerftestRdmaCmTest {
     @CsvSource({
         "write_bw, -n 200, 65536, 200, true, true",
         "write_bw, -n 100 -q 2 -s 1024, 1024, 200, true, true",
+        // -n not a multiple of the CQ moderation (16), on 3 QPs: perftest's fill_count (CompletionCountTest)
+        "write_bw, -n 100 -q 3 -t 16 -s 1024, 1024, 300, true, true",
         "read_bw, -n 200, 65536, 200, true, true",
         "send_bw, -n 200, 65536, 200, true, true",
         "atomic_bw, -n 200, 8, 200, true, true",
@@ -85,7 +87,8 @@ class PerftestRdmaCmTest {
             + " Please run the same command with the IB/RoCE interface IP\n" + PerftestReportWriterLine.LINE + "\n"),
             transcript);
         assertFalse(client.out.contains("Waiting for client rdma_cm QP"), transcript);
-        int qps = options.contains("-q 2") ? 2 : 1;
+        Matcher q = Pattern.compile("-q (\\d+)").matcher(options);
+        int qps = q.find() ? Integer.parseInt(q.group(1)) : 1;
         List<String> serverLocal = addresses(server.out, "local");
         List<String> clientLocal = addresses(client.out, "local");
         assertEquals(qps, serverLocal.size(), transcript);

@@ -59,11 +59,17 @@ public record PerftestDest(int lid, int outReads, int qpn, int psn, int rkey, lo
      */
     public byte[] toMessage() {
         StringBuilder sb = new StringBuilder(MESSAGE_LENGTH);
-        sb.append(String.format("%04x:%04x:%06x:%06x:%08x:%016x:", lid, outReads, qpn, psn, rkey, vaddr));
+        // "%04x:%04x:%06x:%06x:%08x:%016x:", then "%02x:" per GID byte, then "%08x:"
+        Fields.appendHex(sb, lid, 4).append(':');
+        Fields.appendHex(sb, outReads, 4).append(':');
+        Fields.appendHex(sb, qpn, 6).append(':');
+        Fields.appendHex(sb, psn, 6).append(':');
+        Fields.appendHex(sb, rkey, 8).append(':');
+        Fields.appendHex(sb, vaddr, 16).append(':');
         for (int i = 0; i < Gid.LENGTH; i++) {
-            sb.append(String.format("%02x:", gid.byteAt(i) & 0xFF));
+            Fields.appendHex(sb, gid.byteAt(i) & 0xFF, 2).append(':');
         }
-        sb.append(String.format("%08x:", srqn));
+        Fields.appendHex(sb, srqn, 8).append(':');
         byte[] ascii = sb.toString().getBytes(StandardCharsets.US_ASCII);
         byte[] message = new byte[MESSAGE_LENGTH];
         System.arraycopy(ascii, 0, message, 0, Math.min(ascii.length, MESSAGE_LENGTH - 1));

@@ -30,7 +30,10 @@ class PerftestDestTest {
     @Test
     void anRkeyAndAddressWithTheHighBitSetRoundTrip() {
         PerftestDest d = new PerftestDest(0, 1, 0xFFFFFF, 0, 0x80000001, 0xFFFF_8000_0000_0000L, GID, 7);
-        assertEquals(d, PerftestDest.parse(d.toMessage()));
+        byte[] m = d.toMessage();
+        assertEquals("0000:0001:ffffff:000000:80000001:ffff800000000000:00:00:00:00:00:00:00:00:00:00:ff:ff:c0:a8:01:02:"
+            + "00000007:", new String(m, 0, 107, StandardCharsets.US_ASCII), "C's %x of a negative int is unsigned");
+        assertEquals(d, PerftestDest.parse(m));
     }
 
     @Test
