@@ -16,8 +16,8 @@ import java.util.ArrayDeque;
  *
  * <p>The budget owns its waiting queue: the QPs refused, in the order they asked, each at most once
  * (a flag on the QP says it is queued: a hashed set cost a tenth of the sender's time at 256 QPs).
- * Packets given back wake one waiting QP per {@code quantum} of them (rounded up): a woken QP takes
- * as many as it can send. Waking one per packet made 256 QPs with full queues take turns of one
+ * Packets given back wake one waiting QP per {@code quantum} of the packets then free (rounded up):
+ * a woken QP takes as many as it can send. Waking one per packet made 256 QPs with full queues take turns of one
  * packet each, a QP's whole turn (schedule, drain, work, refusal, queue again) per 4 KiB sent, and
  * cost the sender twice the CPU per byte of one QP (docs/benchmarks.md, "Many QPs").
  * I/O thread only; the queue allocates nothing once it has grown.
@@ -25,7 +25,7 @@ import java.util.ArrayDeque;
 final class TransmitBudget {
     /** Packets in flight per device: two full QP windows, about 1 MiB at path MTU 4096. */
     static final int DEFAULT_PACKETS = 256;
-    /** Packets given back per QP woken: a 64 KiB message at MTU 4096. */
+    /** Free packets per QP woken: a 64 KiB message at MTU 4096. */
     static final int DEFAULT_WAKE_QUANTUM = 16;
 
     private final int limit;

@@ -11,7 +11,8 @@ import java.util.List;
  * perftest's BW loops: run_iter_bw (the side that posts; with -b on SEND it also takes the peer's
  * messages, as run_iter_bi does) and run_iter_bw_server (the SEND server, which only receives).
  * At most tx_depth messages are outstanding per QP; every cq_mod-th message and the last are
- * signaled, and each completion counts cq_mod. Nothing is allocated per message.
+ * signaled, and each completion counts cq_mod (a QP's last one, with perftest's fill_count, only
+ * the messages it had left). Nothing is allocated per message.
  */
 final class BwLoops {
     private final PerftestParams p;
