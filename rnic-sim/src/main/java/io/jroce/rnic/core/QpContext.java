@@ -50,6 +50,8 @@ final class QpContext {
     boolean commEstablishedPending;
     /** Queued in the device's {@link TransmitBudget}, which alone sets and clears it. I/O thread. */
     boolean waitingForBudget;
+    /** Woken by the device's {@link TransmitBudget}, its turn still to end; the budget alone sets and clears it. I/O thread. */
+    boolean wokenByBudget;
 
     QpContext(int qpn, QpType type, ProtectionDomain pd, WorkQueueRing<SendWqe> sq, WorkQueueRing<RecvWqe> rq,
               ReceiveQueue srq, CompletionSink sendCq, CompletionSink recvCq) {

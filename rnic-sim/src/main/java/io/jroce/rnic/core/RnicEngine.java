@@ -81,9 +81,8 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
     void unregister(QpTransport t) {
         qps.remove(t.qp.qpn);
         t.responder.sendOwedAcknowledgements(); // a QP destroyed right after its last completion
-        context.budget.remove(t.qp); // first: giving the budget back must not schedule this QP
         context.pacer.remove(t.responder);
-        t.sendState.releaseBudget();
+        t.sendState.releaseBudget(); // also leaves the budget's queue: nothing schedules this QP again
     }
 
     /** Schedules a registered QP from inside the engines (budget freed, RNR wait or timeout over). */
@@ -92,6 +91,8 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
         QpTransport t = qps.get(qp.qpn);
         if (t != null && t.qp == qp) {
             schedule(t);
+        } else {
+            context.budget.remove(qp); // destroyed: a wake it held goes to the next QP (unregister removes it too)
         }
     }
 
@@ -137,6 +138,8 @@ final class RnicEngine implements RocePacketHandler, QpScheduler {
                 }
             } catch (RuntimeException e) {
                 LOG.error("requester of {} failed", qp, e);
+            } finally {
+                context.budget.turnTaken(qp.qp); // a woken QP that sent nothing passes its wake on
             }
         }
         sender.flushIfNeeded();

@@ -228,8 +228,13 @@ final class SendQueueState {
         }
     }
 
-    /** Returns everything in flight to the device's budget (reset, flush, destroy). */
+    /**
+     * Returns everything in flight to the device's budget (reset, flush, destroy), and takes the QP
+     * out of its queue first: giving the packets back must not wake this QP, and a QP that will not
+     * send must not hold a place or a wake there.
+     */
     void releaseBudget() {
+        budget.remove(qp);
         if (qp.type == QpType.RC) {
             budget.add(-inFlight());
         }

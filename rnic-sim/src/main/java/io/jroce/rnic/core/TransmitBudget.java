@@ -16,10 +16,17 @@ import java.util.ArrayDeque;
  *
  * <p>The budget owns its waiting queue: the QPs refused, in the order they asked, each at most once
  * (a flag on the QP says it is queued: a hashed set cost a tenth of the sender's time at 256 QPs).
- * Packets given back wake one waiting QP per {@code quantum} of the packets then free (rounded up):
- * a woken QP takes as many as it can send. Waking one per packet made 256 QPs with full queues take turns of one
- * packet each, a QP's whole turn (schedule, drain, work, refusal, queue again) per 4 KiB sent, and
- * cost the sender twice the CPU per byte of one QP (docs/benchmarks.md, "Many QPs").
+ * It wakes one waiting QP per {@code quantum} of the packets free (rounded up), counting the QPs
+ * woken whose turn has not yet come: a woken QP takes as many as it can send. Waking one per packet
+ * made 256 QPs with full queues take turns of one packet each, a QP's whole turn (schedule, drain,
+ * work, refusal, queue again) per 4 KiB sent, and cost the sender twice the CPU per byte of one QP
+ * (docs/benchmarks.md, "Many QPs").
+ *
+ * <p>Liveness: while QPs wait, packets are in flight (whose ACKs or timeouts give them back) or a
+ * woken QP's turn is still to come. A woken QP's turn ends in {@link #turnTaken} and a QP that leaves
+ * (flushed, reset, destroyed) in {@link #remove}; both hand on what the QP did not take, so a woken
+ * QP that sends nothing (in ERR, not yet in RTS, its work failed) cannot strand the QPs behind it,
+ * whose timers are off while they wait with nothing in flight.
  * I/O thread only; the queue allocates nothing once it has grown.
  */
 final class TransmitBudget {
@@ -33,6 +40,8 @@ final class TransmitBudget {
     private final ArrayDeque<QpContext> waiting = new ArrayDeque<>();
     private final QpScheduler scheduler;
     private int inFlight;
+    /** QPs woken whose turn has not yet ended: each is counted as taking a quantum. */
+    private int woken;
 
     TransmitBudget(int limit, int quantum, QpScheduler scheduler) {
         if (limit < 1 || quantum < 1) {
@@ -64,20 +73,42 @@ final class TransmitBudget {
     void add(int packets) {
         inFlight += packets;
         if (packets < 0) {
-            // One QP per quantum of free packets, rounded up; later ACKs wake the rest.
-            for (int free = limit - inFlight; free > 0 && !waiting.isEmpty(); free -= quantum) {
-                QpContext qp = waiting.pollFirst();
-                qp.waitingForBudget = false;
-                scheduler.schedule(qp);
-            }
+            wake();
         }
     }
 
-    /** Forgets a QP that is destroyed while it waits. */
+    /**
+     * The turn the budget scheduled for {@code qp} is over (whatever it sent, or failed to): if it
+     * was woken, what it left free goes to the QPs behind it. Called after each scheduled turn.
+     */
+    void turnTaken(QpContext qp) {
+        if (qp.wokenByBudget) {
+            qp.wokenByBudget = false;
+            woken--;
+            wake();
+        }
+    }
+
+    /**
+     * Forgets {@code qp}, which leaves the budget's care (flushed in ERR, reset, destroyed): out of
+     * the queue, and a wake it had not used goes to the next QP.
+     */
     void remove(QpContext qp) {
         if (qp.waitingForBudget) {
             qp.waitingForBudget = false;
             waiting.remove(qp);
+        }
+        turnTaken(qp);
+    }
+
+    /** Wakes QPs, oldest first, until those woken and not yet run cover what is free. */
+    private void wake() {
+        while (!waiting.isEmpty() && (long) woken * quantum < limit - inFlight) {
+            QpContext qp = waiting.pollFirst();
+            qp.waitingForBudget = false;
+            qp.wokenByBudget = true;
+            woken++;
+            scheduler.schedule(qp);
         }
     }
 

@@ -48,14 +48,16 @@ class TransmitBudgetTest {
         assertEquals(List.of(a), woken);
         assertFalse(budget.isWaiting(a));
         budget.add(1); // a took its packet
+        budget.turnTaken(a);
         budget.add(-2);
         assertEquals(List.of(a, b, c), woken);
         assertEquals(0, budget.inFlight());
     }
 
     /**
-     * With a quantum, packets given back wake one QP per quantum, rounded up: 256 QPs with full
-     * queues otherwise take turns of one packet each, a whole turn of the QP per packet sent.
+     * With a quantum, packets given back wake one QP per quantum free, rounded up, counting the QPs
+     * woken whose turn is still to come: 256 QPs with full queues otherwise take turns of one packet
+     * each, a whole turn of the QP per packet sent.
      */
     @Test
     void wakesOneQpPerQuantumOfFreedPacketsRoundedUp() {
@@ -67,9 +69,14 @@ class TransmitBudgetTest {
         sixteen.add(-27); // 27 free: two quanta, the second partial
         assertEquals(qps.subList(0, 2), order);
         sixteen.add(27); // the first took them all
+        sixteen.turnTaken(qps.get(0));
+        sixteen.turnTaken(qps.get(1)); // the second found nothing free: queued again, nobody else woken
+        assertEquals(qps.subList(0, 2), order);
         sixteen.add(-16); // exactly one quantum
         assertEquals(qps.subList(0, 3), order);
-        sixteen.add(-1); // 17 free: one QP woken per quantum of what is free, not of what came back
+        sixteen.add(-1); // 17 free, one woken QP counted as taking 16: one more
+        assertEquals(qps.subList(0, 4), order);
+        sixteen.add(-16); // 33 free, two woken: one more
         assertEquals(qps.subList(0, 5), order);
         assertFalse(sixteen.isWaiting(qps.get(4)));
     }
@@ -99,6 +106,51 @@ class TransmitBudgetTest {
         budget.add(1);
         assertEquals(List.of(), woken);
         assertTrue(budget.isWaiting(a));
+    }
+
+    /**
+     * A woken QP whose turn sends nothing (it went to ERR, is not in RTS, its work failed) hands its
+     * wake on when the turn ends: otherwise, with nothing in flight, the QPs behind it wait forever.
+     */
+    @Test
+    void aWokenQpThatTakesNothingHandsItsWakeOn() {
+        List<QpContext> order = new ArrayList<>();
+        TransmitBudget sixteen = new TransmitBudget(16, 16, order::add);
+        sixteen.add(16);
+        sixteen.mayTransmit(a);
+        sixteen.mayTransmit(b);
+        sixteen.add(-16); // one quantum free: a alone
+        assertEquals(List.of(a), order);
+        sixteen.turnTaken(b); // a turn the budget did not ask for changes nothing
+        assertEquals(List.of(a), order);
+        sixteen.turnTaken(a); // a sent nothing
+        assertEquals(List.of(a, b), order);
+        sixteen.turnTaken(a); // once only
+        assertEquals(List.of(a, b), order);
+    }
+
+    /** A QP flushed, reset or destroyed after it was woken and before its turn hands its wake on. */
+    @Test
+    void removingAWokenQpHandsItsWakeOn() {
+        List<QpContext> order = new ArrayList<>();
+        TransmitBudget sixteen = new TransmitBudget(16, 16, order::add);
+        sixteen.add(16);
+        sixteen.mayTransmit(a);
+        sixteen.mayTransmit(b);
+        sixteen.mayTransmit(c);
+        sixteen.add(-16);
+        assertEquals(List.of(a), order);
+        sixteen.remove(b); // waiting: leaves the queue, wakes nobody
+        assertEquals(List.of(a), order);
+        sixteen.remove(a); // woken: its wake goes to c
+        assertEquals(List.of(a, c), order);
+        assertFalse(sixteen.isWaiting(b));
+        sixteen.turnTaken(a); // a's turn, if it still comes, counts for nothing
+        sixteen.add(16);
+        sixteen.turnTaken(c);
+        sixteen.mayTransmit(a);
+        sixteen.add(-1);
+        assertEquals(List.of(a, c, a), order, "the count of woken QPs came back to zero");
     }
 
     @Test
