@@ -13,7 +13,8 @@ import java.util.List;
  * 4112-byte datagrams, payload goodput on both sides (at least 1.0x); and the aggregate 64 KiB
  * WRITE bandwidth on 256 and 1,024 QPs against one QP (at least 0.9x), in the same rounds.
  * The twins run as perftest would (busy polling, their default), with {@code -F}. The latency
- * twins first run as many round trips unmeasured as they measure ({@code --warm-up}): the C
+ * twins first run as many round trips unmeasured as they measure ({@code --warm-up}), at least
+ * {@link #LATENCY_ITERS} also in a quick run: the C
  * program is compiled before it starts, the JVM compiles jroce's data path during its first
  * second or so, and a compilation on a 2-core machine where both processes spin takes a core from
  * one of them (with a tenth, as udp-floor's ping-pong warms up, the JIT still compiled during the
@@ -86,7 +87,8 @@ final class FloorCases {
         List<String> cold = new ArrayList<>(sizeArgs);
         cold.addAll(List.of("-n", Integer.toString(n), "-F"));
         List<String> warm = new ArrayList<>(cold);
-        warm.addAll(List.of("--warm-up", Integer.toString(n))); // as many as measured: the JIT is done by then
+        // As many as measured, and never fewer than the full run's: the JIT's work is the same for a quick run.
+        warm.addAll(List.of("--warm-up", Integer.toString(Math.max(n, LATENCY_ITERS))));
         String rows = what + (roundTrip ? ", round trip" : ", half round trip");
         List<FloorRun> runs = new ArrayList<>(List.of(FloorRun.floorPingPong(datagram, n, roundTrip),
             FloorRun.jroce("jroce", "jroce", tool, warm)));
