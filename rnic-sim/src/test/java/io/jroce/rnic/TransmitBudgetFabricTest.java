@@ -100,6 +100,61 @@ class TransmitBudgetFabricTest {
         }
     }
 
+    /**
+     * Many QPs contend for the budget, each with a few messages larger than a wake's quantum: every
+     * message completes, and the budget is whole again at the end. A QP woken that sends in an ACK's
+     * turn first finds nothing left at the turn it was woken for; that turn must still count.
+     */
+    @Test
+    void manyQpsContendingForTheBudgetAllComplete() throws Exception {
+        int qpCount = 48;
+        int messages = 3;
+        int length = 40 * 256; // 40 packets at MTU 256: more than a quantum
+        SimulatedFabric fabric = SimulatedFabric.builder().seed(2).build();
+        List<QueuePair> qps = new ArrayList<>();
+        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").openOn(fabric);
+             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").openOn(fabric);
+             ProtectionDomain pdA = a.allocPd();
+             ProtectionDomain pdB = b.allocPd();
+             CompletionQueue cqA = a.createCq(1024);
+             CompletionQueue cqB = b.createCq(1024);
+             MemoryRegion mrA = pdA.allocateMemory(length, ACCESS);
+             MemoryRegion mrB = pdB.allocateMemory(qpCount * length, ACCESS);
+             AutoCloseable closeQps = () -> qps.forEach(QueuePair::close)) {
+            QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
+            List<QueuePair> peers = new ArrayList<>();
+            for (int i = 0; i < qpCount; i++) {
+                QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(messages).maxRecvWr(1));
+                QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(1).maxRecvWr(1));
+                rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
+                rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
+                qps.add(qa);
+                peers.add(qb);
+            }
+            qps.addAll(peers);
+            byte[] data = new byte[length];
+            new java.util.Random(5).nextBytes(data);
+            mrA.buffer().put(0, data);
+            for (int m = 0; m < messages; m++) {
+                for (int i = 0; i < qpCount; i++) {
+                    qps.get(i).postSend(new SendWorkRequest().wrId(i * 10L + m).opcode(WrOpcode.RDMA_WRITE)
+                        .sendFlags(SendFlags.SIGNALED).sgList(ScatterGatherEntry.of(mrA, 0, length))
+                        .remoteAddress(mrB.address() + (long) i * length).rkey(mrB.rkey()));
+                }
+            }
+            List<WorkCompletion> wcs = FabricCompletions.await(fabric, cqA, qpCount * messages, 10_000 * MS,
+                () -> "\ncounters a=" + a.counters());
+            assertEquals(qpCount * messages, wcs.stream().filter(wc -> wc.status() == WcStatus.SUCCESS).count(),
+                wcs.toString());
+            byte[] landed = new byte[length];
+            for (int i = 0; i < qpCount; i++) {
+                mrB.buffer().get(i * length, landed);
+                assertArrayEquals(data, landed, "QP " + i);
+            }
+            assertEquals(0L, a.counters().get("retransmitted_pkts"), "the budget kept the receiver from dropping");
+        }
+    }
+
     private static long writesSent(SimulatedFabric fabric) {
         return fabric.trace().events().stream().filter(TransmitBudgetFabricTest::isWrite).count();
     }

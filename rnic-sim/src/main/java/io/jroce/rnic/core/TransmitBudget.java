@@ -25,8 +25,10 @@ import java.util.ArrayDeque;
  * <p>Liveness: while QPs wait, packets are in flight (whose ACKs or timeouts give them back) or a
  * woken QP's turn is still to come. A woken QP's turn ends in {@link #turnTaken} and a QP that leaves
  * (flushed, reset, destroyed) in {@link #remove}; both hand on what the QP did not take, so a woken
- * QP that sends nothing (in ERR, not yet in RTS, its work failed) cannot strand the QPs behind it,
- * whose timers are off while they wait with nothing in flight.
+ * QP that sends nothing (in ERR, not yet in RTS, its work failed, or it sent in an ACK's turn first)
+ * cannot strand the QPs behind it, whose timers are off while they wait with nothing in flight. A
+ * woken QP refused again before that turn waits again and stops counting as woken: a QP in the
+ * queue is never counted, so a second wake cannot count it twice.
  * I/O thread only; the queue allocates nothing once it has grown.
  */
 final class TransmitBudget {
@@ -56,6 +58,12 @@ final class TransmitBudget {
     boolean mayTransmit(QpContext qp) {
         if (inFlight < limit) {
             return true;
+        }
+        if (qp.wokenByBudget) {
+            // Woken, it has had its turn (an ACK's, before the one it was woken for) and is refused
+            // again: it waits now, and must not count twice if it is woken again before that turn.
+            qp.wokenByBudget = false;
+            woken--;
         }
         if (!qp.waitingForBudget) {
             qp.waitingForBudget = true;

@@ -269,6 +269,34 @@ class RequesterCompleterTest {
         assertTrue(floor.due(16_000 + 8192));
     }
 
+    /**
+     * A QP that waits for the budget and is flushed (ERR) or reset leaves the budget's queue: its
+     * packets go back without waking it, and it holds no place, nor a later wake, that QPs behind
+     * it would wait for.
+     */
+    @Test
+    void aWaitingQpFlushedOrResetLeavesTheBudgetsQueue() {
+        EngineRig rig = new EngineRig(4).rts(PSN, 0, 7, 0);
+        rig.postSend(1, 6 * EngineRig.MTU);
+        rig.t.requester.doWork(0);
+        assertTrue(rig.budget.isWaiting(rig.qp));
+        rig.qp.state = QpState.ERR;
+        rig.t.flush();
+        assertFalse(rig.budget.isWaiting(rig.qp));
+        assertEquals(0, rig.budget.inFlight());
+        assertEquals(List.of(), rig.scheduled, "giving back its packets woke the QP being flushed");
+
+        rig.rts(PSN, 0, 7, 0);
+        rig.transport.take();
+        rig.postSend(2, 6 * EngineRig.MTU);
+        rig.t.requester.doWork(10);
+        assertTrue(rig.budget.isWaiting(rig.qp));
+        rig.t.requester.reset(PSN);
+        assertFalse(rig.budget.isWaiting(rig.qp));
+        assertEquals(0, rig.budget.inFlight());
+        assertEquals(List.of(), rig.scheduled, "giving back its packets woke the QP being reset");
+    }
+
     @Test
     void budgetIsChargedUpToTheQpsOwnPsnAndGivenBackOnGoBackN() {
         EngineRig rig = new EngineRig(4).rts(PSN, 0, 7, 0);

@@ -153,6 +153,29 @@ class TransmitBudgetTest {
         assertEquals(List.of(a, c, a), order, "the count of woken QPs came back to zero");
     }
 
+    /**
+     * A woken QP can send (an ACK's turn) and be refused again before the turn it was woken for: it
+     * waits again and is no longer counted as woken, else a second wake counts it twice, its one
+     * turn takes off one, and every such leak leaves a quantum of free packets that wakes nobody.
+     */
+    @Test
+    void aWokenQpRefusedAgainBeforeItsTurnIsCountedOnce() {
+        List<QpContext> order = new ArrayList<>();
+        TransmitBudget sixteen = new TransmitBudget(32, 16, order::add);
+        sixteen.add(32);
+        sixteen.mayTransmit(a);
+        sixteen.add(-16); // a woken
+        sixteen.add(16); // a sends them in an ACK's turn
+        assertFalse(sixteen.mayTransmit(a)); // and is refused: it waits again
+        sixteen.add(-32); // 32 free: a woken again (a quantum), nobody else waits
+        sixteen.turnTaken(a); // a's one turn: it takes them all
+        sixteen.add(32);
+        assertEquals(List.of(a, a), order);
+        sixteen.mayTransmit(b);
+        sixteen.add(-16); // a quantum free and no QP's turn pending: b
+        assertEquals(List.of(a, a, b), order, "a woken QP counted twice would leave b waiting");
+    }
+
     @Test
     void aRemovedQpIsNeverWoken() {
         budget.add(2);
