@@ -56,17 +56,7 @@ class TransmitBudgetFabricTest {
              MemoryRegion mrA = pdA.allocateMemory(2 * HOLDER_READ, ACCESS);
              MemoryRegion mrB = pdB.allocateMemory(2 * HOLDER_READ, ACCESS);
              AutoCloseable closeQps = () -> qps.forEach(QueuePair::close)) {
-            QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
-            List<QueuePair> peers = new ArrayList<>();
-            for (int i = 0; i <= WAITERS; i++) {
-                QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(4).maxRecvWr(4));
-                QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(4).maxRecvWr(4));
-                rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
-                rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
-                qps.add(qa);
-                peers.add(qb);
-            }
-            qps.addAll(peers);
+            connectPairs(WAITERS + 1, 4, a, pdA, cqA, b, pdB, cqB, qps);
             // QP 0 holds the whole budget: its READ request is lost, so its 256 PSNs stay charged.
             fabric.faults().add(FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_REQUEST)));
             qps.get(0).postSend(new SendWorkRequest().wrId(100).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
@@ -121,17 +111,7 @@ class TransmitBudgetFabricTest {
              MemoryRegion mrA = pdA.allocateMemory(length, ACCESS);
              MemoryRegion mrB = pdB.allocateMemory(qpCount * length, ACCESS);
              AutoCloseable closeQps = () -> qps.forEach(QueuePair::close)) {
-            QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
-            List<QueuePair> peers = new ArrayList<>();
-            for (int i = 0; i < qpCount; i++) {
-                QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(messages).maxRecvWr(1));
-                QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(1).maxRecvWr(1));
-                rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
-                rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
-                qps.add(qa);
-                peers.add(qb);
-            }
-            qps.addAll(peers);
+            connectPairs(qpCount, messages, a, pdA, cqA, b, pdB, cqB, qps);
             byte[] data = new byte[length];
             new java.util.Random(5).nextBytes(data);
             mrA.buffer().put(0, data);
@@ -153,6 +133,25 @@ class TransmitBudgetFabricTest {
             }
             assertEquals(0L, a.counters().get("retransmitted_pkts"), "the budget kept the receiver from dropping");
         }
+    }
+
+    /**
+     * Makes {@code count} connected RC pairs at MTU 256, A's QP i with B's QP i: {@code qps} gets A's
+     * QPs first, in order, then B's.
+     */
+    private static void connectPairs(int count, int sendWr, RdmaDevice a, ProtectionDomain pdA, CompletionQueue cqA,
+                                     RdmaDevice b, ProtectionDomain pdB, CompletionQueue cqB, List<QueuePair> qps) {
+        QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
+        List<QueuePair> peers = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(sendWr).maxRecvWr(1));
+            QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(1).maxRecvWr(1));
+            rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
+            rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
+            qps.add(qa);
+            peers.add(qb);
+        }
+        qps.addAll(peers);
     }
 
     private static long writesSent(SimulatedFabric fabric) {
