@@ -44,19 +44,12 @@ class TransmitBudgetFabricTest {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
     @Test
-    void qpsThatLeaveWhileWaitingHandOnTheirTurn() throws Exception {
+    void qpsThatLeaveWhileWaitingHandOnTheirTurn() {
         SimulatedFabric fabric = SimulatedFabric.builder().seed(1).build();
-        List<QueuePair> qps = new ArrayList<>(); // A's; B's follow them
-        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").openOn(fabric);
-             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").openOn(fabric);
-             ProtectionDomain pdA = a.allocPd();
-             ProtectionDomain pdB = b.allocPd();
-             CompletionQueue cqA = a.createCq(1024);
-             CompletionQueue cqB = b.createCq(1024);
-             MemoryRegion mrA = pdA.allocateMemory(2 * HOLDER_READ, ACCESS);
-             MemoryRegion mrB = pdB.allocateMemory(2 * HOLDER_READ, ACCESS);
-             AutoCloseable closeQps = () -> qps.forEach(QueuePair::close)) {
-            connectPairs(WAITERS + 1, 4, a, pdA, cqA, b, pdB, cqB, qps);
+        try (Devices d = new Devices(fabric, WAITERS + 1, 4);
+             MemoryRegion mrA = d.pdA.allocateMemory(2 * HOLDER_READ, ACCESS);
+             MemoryRegion mrB = d.pdB.allocateMemory(2 * HOLDER_READ, ACCESS)) {
+            List<QueuePair> qps = d.qpsA;
             // QP 0 holds the whole budget: its READ request is lost, so its 256 PSNs stay charged.
             fabric.faults().add(FaultRule.drop(PacketMatch.operation(Operation.RDMA_READ_REQUEST)));
             qps.get(0).postSend(new SendWorkRequest().wrId(100).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
@@ -78,8 +71,8 @@ class TransmitBudgetFabricTest {
             }
             qps.get(0).modify(new QpAttributes().state(QpState.ERR));
 
-            List<WorkCompletion> wcs = FabricCompletions.await(fabric, cqA, WAITERS + 1, 1_000 * MS,
-                () -> "\ncounters a=" + a.counters() + "\n" + fabric.trace().dump(50));
+            List<WorkCompletion> wcs = FabricCompletions.await(fabric, d.cqA, WAITERS + 1, 1_000 * MS,
+                () -> "\ncounters a=" + d.a.counters() + "\n" + fabric.trace().dump(50));
             WorkCompletion lastWaiter = wcs.stream().filter(wc -> wc.wrId() == WAITERS).findFirst().orElseThrow();
             assertEquals(WcStatus.SUCCESS, lastWaiter.status(), wcs.toString());
             assertEquals(WAITERS, wcs.stream().filter(wc -> wc.status() == WcStatus.WR_FLUSH_ERR).count(), wcs.toString());
@@ -96,22 +89,15 @@ class TransmitBudgetFabricTest {
      * turn first finds nothing left at the turn it was woken for; that turn must still count.
      */
     @Test
-    void manyQpsContendingForTheBudgetAllComplete() throws Exception {
+    void manyQpsContendingForTheBudgetAllComplete() {
         int qpCount = 48;
         int messages = 3;
         int length = 40 * 256; // 40 packets at MTU 256: more than a quantum
         SimulatedFabric fabric = SimulatedFabric.builder().seed(2).build();
-        List<QueuePair> qps = new ArrayList<>();
-        try (RdmaDevice a = SoftRnic.builder().name("jroce0").address("10.0.0.1").openOn(fabric);
-             RdmaDevice b = SoftRnic.builder().name("jroce1").address("10.0.0.2").openOn(fabric);
-             ProtectionDomain pdA = a.allocPd();
-             ProtectionDomain pdB = b.allocPd();
-             CompletionQueue cqA = a.createCq(1024);
-             CompletionQueue cqB = b.createCq(1024);
-             MemoryRegion mrA = pdA.allocateMemory(length, ACCESS);
-             MemoryRegion mrB = pdB.allocateMemory(qpCount * length, ACCESS);
-             AutoCloseable closeQps = () -> qps.forEach(QueuePair::close)) {
-            connectPairs(qpCount, messages, a, pdA, cqA, b, pdB, cqB, qps);
+        try (Devices d = new Devices(fabric, qpCount, messages);
+             MemoryRegion mrA = d.pdA.allocateMemory(length, ACCESS);
+             MemoryRegion mrB = d.pdB.allocateMemory(qpCount * length, ACCESS)) {
+            List<QueuePair> qps = d.qpsA;
             byte[] data = new byte[length];
             new java.util.Random(5).nextBytes(data);
             mrA.buffer().put(0, data);
@@ -122,8 +108,8 @@ class TransmitBudgetFabricTest {
                         .remoteAddress(mrB.address() + (long) i * length).rkey(mrB.rkey()));
                 }
             }
-            List<WorkCompletion> wcs = FabricCompletions.await(fabric, cqA, qpCount * messages, 10_000 * MS,
-                () -> "\ncounters a=" + a.counters());
+            List<WorkCompletion> wcs = FabricCompletions.await(fabric, d.cqA, qpCount * messages, 10_000 * MS,
+                () -> "\ncounters a=" + d.a.counters());
             assertEquals(qpCount * messages, wcs.stream().filter(wc -> wc.status() == WcStatus.SUCCESS).count(),
                 wcs.toString());
             byte[] landed = new byte[length];
@@ -131,27 +117,53 @@ class TransmitBudgetFabricTest {
                 mrB.buffer().get(i * length, landed);
                 assertArrayEquals(data, landed, "QP " + i);
             }
-            assertEquals(0L, a.counters().get("retransmitted_pkts"), "the budget kept the receiver from dropping");
+            assertEquals(0L, d.a.counters().get("retransmitted_pkts"), "the budget kept the receiver from dropping");
         }
     }
 
     /**
-     * Makes {@code count} connected RC pairs at MTU 256, A's QP i with B's QP i: {@code qps} gets A's
-     * QPs first, in order, then B's.
+     * Two devices on {@code fabric}, each with a PD and a CQ, and {@code count} connected RC pairs at
+     * MTU 256, A's QP i with B's QP i (A's send queues {@code sendWr} deep). Closes all of it.
      */
-    private static void connectPairs(int count, int sendWr, RdmaDevice a, ProtectionDomain pdA, CompletionQueue cqA,
-                                     RdmaDevice b, ProtectionDomain pdB, CompletionQueue cqB, List<QueuePair> qps) {
-        QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
-        List<QueuePair> peers = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(sendWr).maxRecvWr(1));
-            QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(1).maxRecvWr(1));
-            rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
-            rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
-            qps.add(qa);
-            peers.add(qb);
+    private static final class Devices implements AutoCloseable {
+        final RdmaDevice a;
+        final RdmaDevice b;
+        final ProtectionDomain pdA;
+        final ProtectionDomain pdB;
+        final CompletionQueue cqA;
+        final CompletionQueue cqB;
+        final List<QueuePair> qpsA = new ArrayList<>();
+        private final List<QueuePair> qpsB = new ArrayList<>();
+
+        Devices(SimulatedFabric fabric, int count, int sendWr) {
+            a = SoftRnic.builder().name("jroce0").address("10.0.0.1").openOn(fabric);
+            b = SoftRnic.builder().name("jroce1").address("10.0.0.2").openOn(fabric);
+            pdA = a.allocPd();
+            pdB = b.allocPd();
+            cqA = a.createCq(1024);
+            cqB = b.createCq(1024);
+            QpConnector rc = QpConnector.rc().accessFlags(ACCESS).pathMtu(Mtu.MTU_256).retryCount(7).rnrRetry(7);
+            for (int i = 0; i < count; i++) {
+                QueuePair qa = pdA.createQp(new QpInitAttributes().cq(cqA).maxSendWr(sendWr).maxRecvWr(1));
+                QueuePair qb = pdB.createQp(new QpInitAttributes().cq(cqB).maxSendWr(1).maxRecvWr(1));
+                rc.connect(qa, 0x100, RemoteQp.of(qb, 0x200, b.gids().get(0)));
+                rc.connect(qb, 0x200, RemoteQp.of(qa, 0x100, a.gids().get(0)));
+                qpsA.add(qa);
+                qpsB.add(qb);
+            }
         }
-        qps.addAll(peers);
+
+        @Override
+        public void close() {
+            qpsA.forEach(QueuePair::close);
+            qpsB.forEach(QueuePair::close);
+            cqA.close();
+            cqB.close();
+            pdA.close();
+            pdB.close();
+            a.close();
+            b.close();
+        }
     }
 
     private static long writesSent(SimulatedFabric fabric) {

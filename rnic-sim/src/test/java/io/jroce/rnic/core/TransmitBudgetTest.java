@@ -20,6 +20,11 @@ class TransmitBudgetTest {
     private final QpContext b = qp(2);
     private final QpContext c = qp(3);
 
+    /** A budget of {@code limit} packets waking one QP per {@code quantum}, its wakes in {@link #woken}. */
+    private TransmitBudget budget(int limit, int quantum) {
+        return new TransmitBudget(limit, quantum, woken::add);
+    }
+
     private static QpContext qp(int qpn) {
         return new QpContext(qpn, QpType.RC, null, new WorkQueueRing<>(1, () -> new SendWqe(1, 0)),
             new WorkQueueRing<>(1, () -> new RecvWqe(1)), null, null, null);
@@ -61,35 +66,33 @@ class TransmitBudgetTest {
      */
     @Test
     void wakesOneQpPerQuantumOfFreedPacketsRoundedUp() {
-        List<QpContext> order = new ArrayList<>();
-        TransmitBudget sixteen = new TransmitBudget(64, 16, order::add);
+        TransmitBudget sixteen = budget(64, 16);
         List<QpContext> qps = List.of(qp(11), qp(12), qp(13), qp(14), qp(15));
         sixteen.add(64);
         qps.forEach(sixteen::mayTransmit);
         sixteen.add(-27); // 27 free: two quanta, the second partial
-        assertEquals(qps.subList(0, 2), order);
+        assertEquals(qps.subList(0, 2), woken);
         sixteen.add(27); // the first took them all
         sixteen.turnTaken(qps.get(0));
         sixteen.turnTaken(qps.get(1)); // the second found nothing free: queued again, nobody else woken
-        assertEquals(qps.subList(0, 2), order);
+        assertEquals(qps.subList(0, 2), woken);
         sixteen.add(-16); // exactly one quantum
-        assertEquals(qps.subList(0, 3), order);
+        assertEquals(qps.subList(0, 3), woken);
         sixteen.add(-1); // 17 free, one woken QP counted as taking 16: one more
-        assertEquals(qps.subList(0, 4), order);
+        assertEquals(qps.subList(0, 4), woken);
         sixteen.add(-16); // 33 free, two woken: one more
-        assertEquals(qps.subList(0, 5), order);
+        assertEquals(qps.subList(0, 5), woken);
         assertFalse(sixteen.isWaiting(qps.get(4)));
     }
 
     @Test
     void aQuantumLargerThanTheLimitWakesOneQpPerLimit() {
-        List<QpContext> order = new ArrayList<>();
-        TransmitBudget small = new TransmitBudget(2, 16, order::add);
+        TransmitBudget small = budget(2, 16);
         small.add(2);
         small.mayTransmit(a);
         small.mayTransmit(b);
         small.add(-2);
-        assertEquals(List.of(a), order);
+        assertEquals(List.of(a), woken);
     }
 
     @Test
@@ -114,43 +117,41 @@ class TransmitBudgetTest {
      */
     @Test
     void aWokenQpThatTakesNothingHandsItsWakeOn() {
-        List<QpContext> order = new ArrayList<>();
-        TransmitBudget sixteen = new TransmitBudget(16, 16, order::add);
+        TransmitBudget sixteen = budget(16, 16);
         sixteen.add(16);
         sixteen.mayTransmit(a);
         sixteen.mayTransmit(b);
         sixteen.add(-16); // one quantum free: a alone
-        assertEquals(List.of(a), order);
+        assertEquals(List.of(a), woken);
         sixteen.turnTaken(b); // a turn the budget did not ask for changes nothing
-        assertEquals(List.of(a), order);
+        assertEquals(List.of(a), woken);
         sixteen.turnTaken(a); // a sent nothing
-        assertEquals(List.of(a, b), order);
+        assertEquals(List.of(a, b), woken);
         sixteen.turnTaken(a); // once only
-        assertEquals(List.of(a, b), order);
+        assertEquals(List.of(a, b), woken);
     }
 
     /** A QP flushed, reset or destroyed after it was woken and before its turn hands its wake on. */
     @Test
     void removingAWokenQpHandsItsWakeOn() {
-        List<QpContext> order = new ArrayList<>();
-        TransmitBudget sixteen = new TransmitBudget(16, 16, order::add);
+        TransmitBudget sixteen = budget(16, 16);
         sixteen.add(16);
         sixteen.mayTransmit(a);
         sixteen.mayTransmit(b);
         sixteen.mayTransmit(c);
         sixteen.add(-16);
-        assertEquals(List.of(a), order);
+        assertEquals(List.of(a), woken);
         sixteen.remove(b); // waiting: leaves the queue, wakes nobody
-        assertEquals(List.of(a), order);
+        assertEquals(List.of(a), woken);
         sixteen.remove(a); // woken: its wake goes to c
-        assertEquals(List.of(a, c), order);
+        assertEquals(List.of(a, c), woken);
         assertFalse(sixteen.isWaiting(b));
         sixteen.turnTaken(a); // a's turn, if it still comes, counts for nothing
         sixteen.add(16);
         sixteen.turnTaken(c);
         sixteen.mayTransmit(a);
         sixteen.add(-1);
-        assertEquals(List.of(a, c, a), order, "the count of woken QPs came back to zero");
+        assertEquals(List.of(a, c, a), woken, "the count of woken QPs came back to zero");
     }
 
     /**
@@ -160,8 +161,7 @@ class TransmitBudgetTest {
      */
     @Test
     void aWokenQpRefusedAgainBeforeItsTurnIsCountedOnce() {
-        List<QpContext> order = new ArrayList<>();
-        TransmitBudget sixteen = new TransmitBudget(32, 16, order::add);
+        TransmitBudget sixteen = budget(32, 16);
         sixteen.add(32);
         sixteen.mayTransmit(a);
         sixteen.add(-16); // a woken
@@ -170,10 +170,10 @@ class TransmitBudgetTest {
         sixteen.add(-32); // 32 free: a woken again (a quantum), nobody else waits
         sixteen.turnTaken(a); // a's one turn: it takes them all
         sixteen.add(32);
-        assertEquals(List.of(a, a), order);
+        assertEquals(List.of(a, a), woken);
         sixteen.mayTransmit(b);
         sixteen.add(-16); // a quantum free and no QP's turn pending: b
-        assertEquals(List.of(a, a, b), order, "a woken QP counted twice would leave b waiting");
+        assertEquals(List.of(a, a, b), woken, "a woken QP counted twice would leave b waiting");
     }
 
     @Test
