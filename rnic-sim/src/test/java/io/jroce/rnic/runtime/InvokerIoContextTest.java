@@ -9,6 +9,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -105,6 +107,57 @@ class InvokerIoContextTest {
             assertEquals(2, p.b.inboundCount(), "handed over: sent before execute returned");
         } finally {
             ctx.close();
+        }
+    }
+
+    /**
+     * A turn reads the clock once: what a post's task and each datagram of a round do sees the
+     * instant their turn began. Outside a turn, and on another thread during one, the clock is read
+     * afresh: a stale instant would put the timers armed there in the past.
+     */
+    @Test
+    void aTurnSeesTheInstantItBeganAndNothingElseSeesAStaleOne() throws Exception {
+        long gap = TimeUnit.MILLISECONDS.toNanos(2);
+        long before = System.nanoTime();
+        long[] inPost = new long[2];
+        AtomicLong otherThread = new AtomicLong();
+        io.execute(() -> {
+            inPost[0] = io.nowNs();
+            spin(gap);
+            inPost[1] = io.nowNs();
+            Thread other = new Thread(() -> otherThread.set(io.nowNs()), "other");
+            other.start();
+            try {
+                other.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long afterPost = io.nowNs();
+        assertTrue(inPost[0] - before >= 0, "the turn began after the call");
+        assertEquals(inPost[0], inPost[1], "one instant for the whole turn");
+        assertTrue(otherThread.get() - inPost[0] >= gap, "another thread reads the clock during the turn");
+        assertTrue(afterPost - inPost[0] >= gap, "after the turn the clock is read afresh");
+
+        long[] perDatagram = new long[2];
+        AtomicInteger datagrams = new AtomicInteger();
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> {
+            perDatagram[datagrams.getAndIncrement()] = io.nowNs();
+            spin(gap);
+        });
+        arrive();
+        arrive();
+        assertTrue(io.progress() >= 2, "the round read both datagrams");
+        assertEquals(2, datagrams.get());
+        assertEquals(perDatagram[0], perDatagram[1], "the round's datagrams share its instant");
+        assertTrue(perDatagram[0] - afterPost >= 0, "a new turn, a new instant");
+        assertTrue(io.nowNs() - perDatagram[0] >= 2 * gap, "after the round the clock is read afresh");
+    }
+
+    private static void spin(long nanos) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            Thread.onSpinWait();
         }
     }
 

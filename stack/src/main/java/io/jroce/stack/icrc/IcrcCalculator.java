@@ -47,10 +47,16 @@ public final class IcrcCalculator {
     private static final int IPV6_PREFIX = MASKED_LRH + 40 + 8; // masked LRH, IPv6, UDP
     private static final int BTH_RESERVED_BYTE = 4;
     private static final int STREAM_SCRATCH = 2048;
+    /**
+     * Packets up to this long (BTH to pad) are copied whole behind the pseudo-header and covered by
+     * one CRC call: each call of the intrinsic has a fixed cost (its checks, the stub's entry, for a
+     * buffer the position and limit moved and restored) larger than the copy of a small packet.
+     */
+    static final int COPY_WHOLE_MAX = 256;
 
     private final CRC32 crc = new CRC32();
-    /** Masked pseudo-headers up to and including the BTH, rebuilt per call. */
-    private final byte[] head = new byte[IPV6_PREFIX + BTH_LENGTH];
+    /** Masked pseudo-headers up to and including the BTH (or the whole small packet), rebuilt per call. */
+    private final byte[] head = new byte[IPV6_PREFIX + COPY_WHOLE_MAX];
     private ByteBuffer streamScratch;
 
     /**
@@ -161,13 +167,18 @@ public final class IcrcCalculator {
         putShort(h, u + 4, udpLength);
         h[u + 6] = (byte) 0xFF; // UDP checksum
         h[u + 7] = (byte) 0xFF;
-        roce.getBytes(off, h, prefix, BTH_LENGTH);
-        h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
-
         CRC32 c = crc;
         c.reset();
-        c.update(h, 0, prefix + BTH_LENGTH);
-        update(roce, off + BTH_LENGTH, lengthWithoutIcrc - BTH_LENGTH);
+        if (lengthWithoutIcrc <= COPY_WHOLE_MAX) {
+            roce.getBytes(off, h, prefix, lengthWithoutIcrc);
+            h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
+            c.update(h, 0, prefix + lengthWithoutIcrc);
+        } else {
+            roce.getBytes(off, h, prefix, BTH_LENGTH);
+            h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
+            c.update(h, 0, prefix + BTH_LENGTH);
+            update(roce, off + BTH_LENGTH, lengthWithoutIcrc - BTH_LENGTH);
+        }
         return (int) c.getValue();
     }
 

@@ -163,6 +163,55 @@ class IcrcCalculatorTest {
     }
 
     @Test
+    void packetsEitherSideOfTheWholeCopyLimitMatchTheFrameOracle() {
+        // Up to COPY_WHOLE_MAX bytes the packet is copied behind the pseudo-header and covered by
+        // one CRC call; beyond, the header and the rest are two calls: both must give the CRC of
+        // the masked frame, in every kind of buffer.
+        Random rnd = new Random(256);
+        int max = IcrcCalculator.COPY_WHOLE_MAX;
+        for (int n : new int[] {12, 16, 80, max - 1, max, max + 1, 1000}) {
+            for (boolean ipv6 : new boolean[] {false, true}) {
+                byte[] roce = new byte[n];
+                rnd.nextBytes(roce);
+                CapturedRocePacket p = framed(ipv6, roce, rnd);
+                String what = (ipv6 ? "IPv6, " : "IPv4, ") + n + " bytes";
+                int oracle = p.maskedCrcOfFrameBytes();
+                assertEquals(oracle, compute(p), what + ", array");
+                ByteBuffer direct = ByteBuffer.allocateDirect(n + 9);
+                direct.put(9, roce);
+                assertEquals(oracle, compute(p, new UnsafeBuffer(direct), 9), what + ", direct ByteBuffer");
+                assertEquals(oracle, compute(p, new UnsafeBuffer(new UnsafeBuffer(direct).addressOffset(), n + 9), 9),
+                    what + ", raw address");
+            }
+        }
+    }
+
+    /** A packet as the frame of its IP and UDP headers (random addresses, ports, TOS, TTL, checksums) would carry it. */
+    private static CapturedRocePacket framed(boolean ipv6, byte[] roce, Random rnd) {
+        byte[] src16 = new byte[16];
+        byte[] dst16 = new byte[16];
+        rnd.nextBytes(src16);
+        rnd.nextBytes(dst16);
+        int ipLength = ipv6 ? 40 : 20;
+        int udpLength = 8 + roce.length + IcrcCalculator.ICRC_LENGTH;
+        ByteBuffer f = ByteBuffer.allocate(ipLength + udpLength);
+        int ipId = rnd.nextInt(0x10000);
+        if (ipv6) {
+            f.putInt(0x60000000 | rnd.nextInt(0x10000000)).putShort((short) udpLength).put((byte) 17)
+                .put((byte) rnd.nextInt()).put(src16).put(dst16);
+        } else {
+            f.put((byte) 0x45).put((byte) rnd.nextInt()).putShort((short) (20 + udpLength)).putShort((short) ipId)
+                .putShort((short) IcrcCalculator.IPV4_FLAGS_DF).put((byte) rnd.nextInt()).put((byte) 17)
+                .putShort((short) rnd.nextInt()).put(src16, 12, 4).put(dst16, 12, 4);
+        }
+        int srcPort = rnd.nextInt(0x10000);
+        f.putShort((short) srcPort).putShort((short) CapturedRocePacket.ROCE_PORT).putShort((short) udpLength)
+            .putShort((short) rnd.nextInt()).put(roce);
+        return new CapturedRocePacket("synthetic", 0, ipv6, src16, dst16, ipId, IcrcCalculator.IPV4_FLAGS_DF,
+            srcPort, CapturedRocePacket.ROCE_PORT, roce, 0, f.array());
+    }
+
+    @Test
     void icrcIsLittleEndianOnTheWire() {
         UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
         IcrcCalculator.writeIcrc(b, 2, 0x11223344);
