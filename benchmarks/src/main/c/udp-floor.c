@@ -3,8 +3,8 @@
 // `jroce bench --floor` (io.jroce.benchmarks.harness) compiles it with the system's cc
 // (cc -O2 -pthread) and runs it alternating with the perftest twins, with datagrams the size of
 // the RoCE packets they send; docs/benchmarks.md explains the comparison. It was written for
-// issue 14 of jroce as a measuring stick, and is kept here unchanged but for this header so that
-// the figures can be reproduced from the repository alone.
+// issue 14 of jroce as a measuring stick, and is kept here unchanged but for this header and pp's
+// optional CPUs, so that the figures can be reproduced from the repository alone.
 //
 // Build by hand: cc -O2 -pthread -o udp-floor udp-floor.c
 // Each mode prints one line, which the harness parses (FloorReport):
@@ -18,9 +18,14 @@
 //   udp-floor pp SIZE COUNT     : ping-pong between two processes, each spinning on a non-blocking
 //                                    recv (the busy-polling floor a user could write by hand); prints
 //                                    median and p99 half round trip in usec, as perftest's t_typical
+//   udp-floor pp SIZE COUNT CPU_TIMING CPU_ECHO : the same, the timing process pinned to the first
+//                                    CPU and the echo process to the second (the harness pins the
+//                                    twins of a latency case alike, with taskset)
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +50,13 @@ static void *receiver(void *x) {
   while (!stop) { int n = recvmmsg(rx_fd, m, B, 0, NULL); for (int i = 0; i < n; i++) { rx_bytes += m[i].msg_len; rx_pkts++; } }
   return x;
 }
+static int pin(int cpu) {
+  cpu_set_t cpus; CPU_ZERO(&cpus); CPU_SET(cpu, &cpus);
+  if (sched_setaffinity(0, sizeof cpus, &cpus)) { perror("sched_setaffinity"); return 1; }
+  return 0;
+}
 int main(int argc, char **argv) {
-  if (argc < 4) { fprintf(stderr, "usage: udp-floor bw|rtt|pp SIZE SECONDS|COUNT\n"); return 2; }
+  if (argc < 4) { fprintf(stderr, "usage: udp-floor bw|rtt|pp SIZE SECONDS|COUNT [CPU_TIMING CPU_ECHO (pp)]\n"); return 2; }
   size = atoi(argv[2]);
   rx_fd = sock(&a_rx, "127.0.0.2", 47910); tx_fd = sock(&a_tx, "127.0.0.1", 47911);
   if (!strcmp(argv[1], "bw")) {
@@ -59,7 +69,10 @@ int main(int argc, char **argv) {
     printf("udp-floor bw size=%d: %.3f Gbit/s received, %.3f Mpps\n", size, b * 8 / el / 1e9, p / el / 1e6);
   } else if (!strcmp(argv[1], "pp")) {
     int n = atoi(argv[3]), warm = n / 10; char buf[65536]; double *r = calloc(n, sizeof *r);
+    // Each process on its own CPU: the echo side's (argv[5]) is set before the fork, which it inherits.
+    if (argc > 5 && pin(atoi(argv[5]))) return 1;
     pid_t child = fork();
+    if (child != 0 && argc > 5 && pin(atoi(argv[4]))) { kill(child, SIGKILL); return 1; }
     if (child == 0) {  // echo side: spin on rx_fd, answer to tx_fd's address
       for (int i = 0; i < n + warm; i++) { while (recv(rx_fd, buf, sizeof buf, MSG_DONTWAIT) < 0) ; sendto(rx_fd, buf, size, 0, (void *)&a_tx, sizeof a_tx); }
       _exit(0);

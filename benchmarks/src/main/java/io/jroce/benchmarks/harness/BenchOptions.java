@@ -16,7 +16,7 @@ import java.util.List;
 /** The command line of {@code jroce bench}. */
 record BenchOptions(int repeat, List<String> cases, double itersFactor, Path logDir, Path markdown,
                     String serverAddress, String clientAddress, int tcpPort, int udpPort, List<String> javaOptions,
-                    long timeoutSeconds, boolean floor) {
+                    long timeoutSeconds, boolean floor, boolean pin) {
 
     static final String USAGE = """
         usage: jroce bench [options]
@@ -42,6 +42,9 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
 
         options:
               --floor             compare against the C floor (default -r 5)
+              --no-pin            with --floor, leave the two processes of a latency pair where the
+                                  scheduler puts them (default: taskset pins the server to the first
+                                  CPU allowed, the client to the second, udp-floor's sides alike)
           -r, --repeat=N          runs of each side of each case; the median is reported (default 3, or 5
                                   with --floor)
               --cases=A,B,...     only these cases (default all)
@@ -69,6 +72,7 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
     private static final class Parser {
         private Integer repeat;
         private boolean floor;
+        private boolean pin = true;
         private List<String> cases = List.of();
         private double factor = 1;
         private Path logDir;
@@ -86,6 +90,7 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
                 value(NO_SHORT, "cases", (o, v) -> cases = Arrays.asList(v.split(","))),
                 value(NO_SHORT, "iters-factor", (o, v) -> factor = positive(o, v)),
                 flag(NO_SHORT, "floor", () -> floor = true),
+                flag(NO_SHORT, "no-pin", () -> pin = false),
                 flag(NO_SHORT, "quick", () -> {
                     repeat = 1;
                     factor = 0.1;
@@ -117,7 +122,7 @@ record BenchOptions(int repeat, List<String> cases, double itersFactor, Path log
             }
             int runs = repeat != null ? repeat : floor ? 5 : 3;
             return new BenchOptions(runs, cases, factor, logDir, markdown, server, client, port, udpPort, javaOptions,
-                timeout, floor);
+                timeout, floor, pin);
         }
     }
 

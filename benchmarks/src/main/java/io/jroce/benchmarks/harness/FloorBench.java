@@ -36,7 +36,9 @@ final class FloorBench {
         } else {
             err.println("jroce bench: the C floor is n/a: " + floor.unavailable());
         }
-        FloorRunner runner = new FloorRunner(o, floor, out);
+        CpuPinning pinning = CpuPinning.detect(o.pin());
+        out.println("  " + pinning.why());
+        FloorRunner runner = new FloorRunner(o, floor, pinning, out);
         List<FloorCaseResult> results = new ArrayList<>();
         for (FloorCase c : o.selectedFloorCases()) {
             out.println(c.name() + ": " + c.title());
@@ -46,7 +48,7 @@ final class FloorBench {
         out.println();
         out.print(table.text());
         String md = "Run of " + when + " on " + machine + "; " + o.repeat() + " alternating round(s) of each case"
-            + (o.itersFactor() != 1 ? ", iterations and durations x " + o.itersFactor() : "")
+            + (o.itersFactor() != 1 ? ", iterations and durations x " + o.itersFactor() : "") + "; " + pinning.why()
             + "; median (min-max) of the runs, ratio = jroce / reference, spread = max / min.\n\n"
             + table.markdown() + "\nCommands of each case (the twins also get --bind, -p, --udp-port and the server's"
             + " address):\n\n" + table.commands();

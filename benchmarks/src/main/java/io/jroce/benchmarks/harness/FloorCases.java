@@ -91,11 +91,11 @@ final class FloorCases {
         warm.addAll(List.of("--warm-up", Integer.toString(Math.max(n, LATENCY_ITERS))));
         String rows = what + (roundTrip ? ", round trip" : ", half round trip");
         List<FloorRun> runs = new ArrayList<>(List.of(FloorRun.floorPingPong(datagram, n, roundTrip),
-            FloorRun.jroce("jroce", "jroce", tool, warm)));
+            FloorRun.jroce("jroce", "jroce", tool, warm).pinnedPair()));
         List<FloorRow> table = new ArrayList<>(List.of(FloorRow.againstFloor(rows, Figure.MEDIAN_US, median),
             FloorRow.againstFloor(rows, Figure.P99_US, p99)));
         if (alsoCold) {
-            runs.add(FloorRun.jroce(COLD, "jroce, no warm-up", tool, cold));
+            runs.add(FloorRun.jroce(COLD, "jroce, no warm-up", tool, cold).pinnedPair());
             table.add(new FloorRow(rows + ", no warm-up", Figure.MEDIAN_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));
             table.add(new FloorRow(rows + ", no warm-up", Figure.P99_US, COLD, FloorRun.FLOOR, Target.NONE, Target.NONE));
         }

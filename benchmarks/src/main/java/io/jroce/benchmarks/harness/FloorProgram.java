@@ -1,6 +1,5 @@
 package io.jroce.benchmarks.harness;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,17 +41,7 @@ final class FloorProgram {
 
     /** The first executable {@code cc} on the PATH. */
     static Optional<Path> systemCc() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path cc = Path.of(dir.isEmpty() ? "." : dir, "cc");
-            if (Files.isRegularFile(cc) && Files.isExecutable(cc)) {
-                return Optional.of(cc);
-            }
-        }
-        return Optional.empty();
+        return Executables.onPath("cc");
     }
 
     /** Writes the source into {@code dir} and compiles it there with {@code cc}, if there is one. */

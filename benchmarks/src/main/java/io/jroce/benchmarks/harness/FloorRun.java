@@ -11,8 +11,11 @@ import java.util.List;
  * @param datagram what the floor's datagrams stand for (goodput); null for jroce runs
  * @param roundTrip a floor ping-pong whose latency is compared as a whole round trip (twice pp's
  *                  half round trip), as perftest's read_lat and atomic_lat report theirs
+ * @param pinned   a latency pair: its two processes run on CPUs of their own when the sitting pins
+ *                 ({@link CpuPinning})
  */
-record FloorRun(String id, String label, boolean floor, List<String> args, FloorDatagram datagram, boolean roundTrip) {
+record FloorRun(String id, String label, boolean floor, List<String> args, FloorDatagram datagram, boolean roundTrip,
+                boolean pinned) {
     static final String FLOOR = "floor";
 
     /**
@@ -21,13 +24,13 @@ record FloorRun(String id, String label, boolean floor, List<String> args, Floor
      */
     static FloorRun floorPingPong(int size, int count, boolean roundTrip) {
         return new FloorRun(FLOOR, "udp-floor pp " + size + (roundTrip ? " x 2" : ""), true,
-            List.of("pp", Integer.toString(size), Integer.toString(count)), null, roundTrip);
+            List.of("pp", Integer.toString(size), Integer.toString(count)), null, roundTrip, true);
     }
 
     /** udp-floor bw: sendmmsg to recvmmsg for {@code seconds} (after half a second of warm-up). */
     static FloorRun floorStream(FloorDatagram d, int seconds) {
         return new FloorRun(FLOOR, "udp-floor bw " + d.udpPayload(), true,
-            List.of("bw", Integer.toString(d.udpPayload()), Integer.toString(seconds)), d, false);
+            List.of("bw", Integer.toString(d.udpPayload()), Integer.toString(seconds)), d, false, false);
     }
 
     /** A perftest twin: {@code tool} (write_bw, send_lat, ...) and what follows it on both sides. */
@@ -35,7 +38,12 @@ record FloorRun(String id, String label, boolean floor, List<String> args, Floor
         List<String> a = new ArrayList<>();
         a.add(tool);
         a.addAll(testArgs);
-        return new FloorRun(id, label, false, List.copyOf(a), null, false);
+        return new FloorRun(id, label, false, List.copyOf(a), null, false, false);
+    }
+
+    /** This run as one of a latency pair, whose processes the sitting pins to CPUs of their own. */
+    FloorRun pinnedPair() {
+        return new FloorRun(id, label, floor, args, datagram, roundTrip, true);
     }
 
     /** The twin's command line for one side: the tool, the harness's addresses and ports, the test's arguments. */

@@ -17,12 +17,14 @@ final class FloorRunner {
     private final BenchOptions o;
     private final FloorProgram floor;
     private final ProcessPair pairs;
+    private final CpuPinning pinning;
     private final PrintStream log;
     private final List<String> failures = new ArrayList<>();
 
-    FloorRunner(BenchOptions o, FloorProgram floor, PrintStream log) {
+    FloorRunner(BenchOptions o, FloorProgram floor, CpuPinning pinning, PrintStream log) {
         this.o = o;
         this.floor = floor;
+        this.pinning = pinning;
         this.pairs = new ProcessPair(o.logDir(), o.javaOptions(), o.timeoutSeconds());
         this.log = log;
     }
@@ -60,11 +62,16 @@ final class FloorRunner {
             if (!floor.available()) {
                 return null; // said once, before the cases
             }
-            FloorProgram.Outcome out = floor.run(o.logDir(), label, run.args(), o.timeoutSeconds());
+            List<String> args = new ArrayList<>(run.args());
+            if (run.pinned()) {
+                args.addAll(pinning.floorArgs());
+            }
+            FloorProgram.Outcome out = floor.run(o.logDir(), label, args, o.timeoutSeconds());
             f = out.ok() ? Figure.of(out.report(), run) : null;
             failure = out.failure();
         } else {
-            ProcessPair.Outcome out = pairs.run(label, o.tcpPort(), run.twinArgs(false, o), run.twinArgs(true, o));
+            ProcessPair.Outcome out = pairs.run(label, o.tcpPort(), run.twinArgs(false, o), run.twinArgs(true, o),
+                run.pinned() ? pinning : CpuPinning.none("a bandwidth pair"));
             f = out.ok() ? Figure.of(out.report()) : null;
             failure = out.failure();
         }

@@ -40,14 +40,20 @@ final class ProcessPair {
 
     Outcome run(String label, int tcpPort, List<String> serverArgs, List<String> clientArgs)
         throws IOException, InterruptedException {
-        Process server = start(label + "-server", serverArgs);
+        return run(label, tcpPort, serverArgs, clientArgs, CpuPinning.none("not pinned"));
+    }
+
+    /** As {@link #run(String, int, List, List)}, each side started under {@code pinning}'s prefix for it. */
+    Outcome run(String label, int tcpPort, List<String> serverArgs, List<String> clientArgs, CpuPinning pinning)
+        throws IOException, InterruptedException {
+        Process server = start(label + "-server", pinning.prefix(false), serverArgs);
         Process client = null;
         try {
             if (!awaitListening(server, tcpPort)) {
                 return new Outcome(null, null, null, label + ": the server did not listen on TCP port " + tcpPort
                     + " (see " + logDir.resolve(label + "-server.out") + ")");
             }
-            client = start(label + "-client", clientArgs);
+            client = start(label + "-client", pinning.prefix(true), clientArgs);
             boolean clientDone = client.waitFor(timeoutSeconds, TimeUnit.SECONDS);
             boolean serverDone = clientDone && server.waitFor(30, TimeUnit.SECONDS);
             if (!clientDone || !serverDone) {
@@ -72,8 +78,8 @@ final class ProcessPair {
         return new Outcome(s, c, report, failure);
     }
 
-    private Process start(String name, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>();
+    private Process start(String name, List<String> prefix, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
         cmd.add(ProcessHandle.current().info().command().orElse(
             Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(javaOptions);
@@ -81,7 +87,8 @@ final class ProcessPair {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(BenchMain.class.getName());
         cmd.addAll(args);
-        Files.writeString(logDir.resolve(name + ".cmd"), String.join(" ", args) + "\n");
+        Files.writeString(logDir.resolve(name + ".cmd"), String.join(" ", prefix) + (prefix.isEmpty() ? "" : " ")
+            + String.join(" ", args) + "\n");
         Path stats = logDir.resolve(name + ".stats");
         Files.deleteIfExists(stats);
         ProcessBuilder pb = new ProcessBuilder(cmd)

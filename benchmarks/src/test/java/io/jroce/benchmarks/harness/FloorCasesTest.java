@@ -42,6 +42,18 @@ class FloorCasesTest {
     }
 
     @Test
+    void theLatencyPairsArePinnedAndTheBandwidthRunsAreNot() throws UsageException {
+        for (FloorCase c : FloorCases.all(1)) {
+            boolean latency = c.name().contains("lat");
+            for (FloorRun run : c.runs()) {
+                assertEquals(latency, run.pinned(), c.name() + ": " + run.command());
+            }
+        }
+        assertTrue(BenchOptions.parse(List.of("--floor")).pin());
+        assertFalse(BenchOptions.parse(List.of("--floor", "--no-pin")).pin());
+    }
+
+    @Test
     void quickScalesIterationsAndSecondsButKeepsAFloor() {
         List<FloorCase> cases = FloorCases.all(0.1);
         // the warm-up stays whole: the JIT compiles as much for a short run as for a long one

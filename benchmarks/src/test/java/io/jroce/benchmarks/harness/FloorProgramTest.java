@@ -75,6 +75,17 @@ class FloorProgramTest {
         assertEquals(80, pp.report().size());
         assertFalse(Double.isNaN(pp.report().medianUs()) || Double.isNaN(pp.report().p99Us()));
 
+        // Pinned, each process on a CPU of its own; a CPU that does not exist is an error, not a hang.
+        List<Integer> cpus = CpuPinning.allowedCpus(java.nio.file.Files.readString(Path.of("/proc/self/status")));
+        if (cpus.size() >= 2) {
+            FloorProgram.Outcome pinned = p.run(dir, "pinned", List.of("pp", "80", "200", cpus.get(1).toString(),
+                cpus.get(0).toString()), TIMEOUT);
+            assertTrue(pinned.ok(), pinned.failure());
+        }
+        FloorProgram.Outcome noSuchCpu = p.run(dir, "nocpu", List.of("pp", "80", "200", "0", "100000"), TIMEOUT);
+        assertFalse(noSuchCpu.ok(), "pinned to CPU 100000");
+        assertTrue(noSuchCpu.failure().startsWith("nocpu: exit status 1"), noSuchCpu.failure());
+
         FloorProgram.Outcome bw = p.run(dir, "bw", List.of("bw", "96", "1"), TIMEOUT);
         assertTrue(bw.ok(), bw.failure());
         assertEquals("bw", bw.report().mode());
