@@ -56,11 +56,15 @@ public final class InvokerIoContext implements IoContext {
     private ProgressFallback fallback;
     /** When the timers are next due. Owner only. */
     private volatile long nextTimerNs;
+    /** Whether the owner is in a turn ({@link #beginTurn} to {@link #release}). Owner only. */
+    private boolean inTurn;
     /**
-     * When the owner's current turn began: the clock of everything the turn does (0 between
-     * turns). Owner only. One clock read per turn instead of one per packet and per drain: a read
-     * costs tens of nanoseconds on a virtual machine's clock, several per turnaround of a
-     * ping-pong, and the turn lasts microseconds against timers of milliseconds.
+     * The device's time during the owner's turn, shared by what the turn does (0: read afresh at
+     * the next {@link #nowNs}). Owner only. A clock read costs tens of nanoseconds on a virtual
+     * machine and a ping-pong's turnaround made about eight, one per packet, per drain, per post.
+     * The instant is read again for each batch of datagrams and after queued tasks ran, so that
+     * the timers a packet arms count from when it was read, not from before a flush, a task or a
+     * pause that came first.
      */
     private long turnNs;
     /** When an application thread last asked to progress the device; 0: handed over. */
@@ -150,7 +154,9 @@ public final class InvokerIoContext implements IoContext {
                 throw new RejectedExecutionException("the device is closed"); // it closed since the check above
             }
             long now = beginTurn(System.nanoTime());
-            runTasks();
+            if (runTasks() > 0) {
+                refreshTurnClock(); // the task counts from after what ran first
+            }
             runSafely(task);
             endTurn(now);
         } finally {
@@ -194,7 +200,9 @@ public final class InvokerIoContext implements IoContext {
                 throw new io.jroce.verbs.TransportException("the device's transport is closed");
             }
             long now = beginTurn(System.nanoTime());
-            runTasks();
+            if (runTasks() > 0) {
+                refreshTurnClock();
+            }
             T result = callNow(task);
             maintenance(now);
             return result;
@@ -213,19 +221,40 @@ public final class InvokerIoContext implements IoContext {
         }
     }
 
-    /** The time the owner's turn began, as the event loop's engines see one instant per packet; a fresh read on any other thread or outside a turn. */
+    /**
+     * The owner's time during a turn ({@link #turnNs}: read once for the turn's start, then once per
+     * batch of datagrams); a fresh read on any other thread or outside a turn.
+     */
     @Override
     public long nowNs() {
+        if (!inTurn || !owner.isHeldByCurrentThread()) {
+            return System.nanoTime();
+        }
         long t = turnNs;
-        return t != 0 && owner.isHeldByCurrentThread() ? t : System.nanoTime();
+        if (t == 0) {
+            t = System.nanoTime();
+            turnNs = t == 0 ? 1 : t;
+        }
+        return t;
     }
 
-    /** Starts the owner's turn at {@code now} (the outermost hold sets it; {@link #release} clears it). */
+    /** Starts the owner's turn at {@code now}, the instant the caller read (the outermost hold; {@link #release} ends it). */
     private long beginTurn(long now) {
-        if (turnNs == 0) {
+        if (!inTurn) {
+            inTurn = true;
             turnNs = now == 0 ? 1 : now;
         }
-        return turnNs;
+        return now;
+    }
+
+    /** The next {@link #nowNs} of this turn reads the clock again. */
+    private void refreshTurnClock() {
+        turnNs = 0;
+    }
+
+    private void endTurnClock() {
+        inTurn = false;
+        turnNs = 0;
     }
 
     /**
@@ -333,6 +362,9 @@ public final class InvokerIoContext implements IoContext {
     /** Queued tasks, the ready datagrams, due timers; then the flush unless the caller defers it. */
     private int round(long now, boolean flush) {
         int work = runTasks();
+        // The batch's packets arm timers from their own instant, read when the first of them needs
+        // it (an empty read costs none): not from before the flush and the tasks above.
+        refreshTurnClock();
         work += transport.receive(RECEIVE_BATCH);
         work += runTasks();
         work += timers(now);
@@ -426,7 +458,7 @@ public final class InvokerIoContext implements IoContext {
             return;
         }
         while (true) {
-            turnNs = 0;
+            endTurnClock();
             owner.unlock();
             if ((tasks.isEmpty() && overflow.isEmpty()) || closed || pendingCalls.get() != 0 || !owner.tryLock()) {
                 return;
@@ -434,7 +466,7 @@ public final class InvokerIoContext implements IoContext {
             try {
                 round(beginTurn(System.nanoTime()), true);
             } catch (Throwable t) {
-                turnNs = 0;
+                endTurnClock();
                 owner.unlock(); // whatever the round threw, the device is not left locked
                 throw t;
             }

@@ -154,6 +154,28 @@ class InvokerIoContextTest {
         assertTrue(io.nowNs() - perDatagram[0] >= 2 * gap, "after the round the clock is read afresh");
     }
 
+    /**
+     * A batch of datagrams reads its own instant: the timers its packets arm count from when they
+     * were read, not from the start of a turn whose queued tasks (an application's listener, say)
+     * ran long first.
+     */
+    @Test
+    void aBatchAfterALongTaskReadsItsOwnInstant() {
+        long gap = TimeUnit.MILLISECONDS.toNanos(2);
+        long[] inTask = new long[1];
+        long[] inBatch = new long[1];
+        pipe.a.start((packet, offset, length, src, srcPort, dst) -> inBatch[0] = io.nowNs());
+        arrive();
+        // The inner task is queued by the outer one (the device is held) and runs in the round that
+        // the outer turn's release runs, before that round reads the socket.
+        io.execute(() -> io.execute(() -> {
+            inTask[0] = io.nowNs();
+            spin(gap);
+        }));
+        assertTrue(inTask[0] != 0 && inBatch[0] != 0, "the task ran and the datagram was read");
+        assertTrue(inBatch[0] - inTask[0] >= gap, "the batch after a 2 ms task reads the clock again");
+    }
+
     private static void spin(long nanos) {
         long start = System.nanoTime();
         while (System.nanoTime() - start < nanos) {

@@ -170,6 +170,7 @@ public final class IcrcCalculator {
         CRC32 c = crc;
         c.reset();
         if (lengthWithoutIcrc <= COPY_WHOLE_MAX) {
+            roce.boundsCheck(off, lengthWithoutIcrc); // checked even where Agrona's own checks are off
             roce.getBytes(off, h, prefix, lengthWithoutIcrc);
             h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
             c.update(h, 0, prefix + lengthWithoutIcrc);
