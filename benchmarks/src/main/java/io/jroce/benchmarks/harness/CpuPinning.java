@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param why       what is pinned where, or why nothing is, for the log and the table
  */
 record CpuPinning(String serverCpu, String clientCpu, Path taskset, String why) {
+    /** A pair started where the scheduler puts it (the bandwidth pairs, {@code jroce bench} without --floor). */
+    static final CpuPinning UNPINNED = none("not pinned");
 
     /** Nothing pinned, for {@code why}. */
     static CpuPinning none(String why) {

@@ -71,7 +71,7 @@ final class FloorRunner {
             failure = out.failure();
         } else {
             ProcessPair.Outcome out = pairs.run(label, o.tcpPort(), run.twinArgs(false, o), run.twinArgs(true, o),
-                run.pinned() ? pinning : CpuPinning.none("a bandwidth pair"));
+                run.pinned() ? pinning : CpuPinning.UNPINNED);
             f = out.ok() ? Figure.of(out.report()) : null;
             failure = out.failure();
         }

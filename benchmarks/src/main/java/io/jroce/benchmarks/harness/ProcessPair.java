@@ -40,7 +40,7 @@ final class ProcessPair {
 
     Outcome run(String label, int tcpPort, List<String> serverArgs, List<String> clientArgs)
         throws IOException, InterruptedException {
-        return run(label, tcpPort, serverArgs, clientArgs, CpuPinning.none("not pinned"));
+        return run(label, tcpPort, serverArgs, clientArgs, CpuPinning.UNPINNED);
     }
 
     /** As {@link #run(String, int, List, List)}, each side started under {@code pinning}'s prefix for it. */
@@ -87,8 +87,9 @@ final class ProcessPair {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(BenchMain.class.getName());
         cmd.addAll(args);
-        Files.writeString(logDir.resolve(name + ".cmd"), String.join(" ", prefix) + (prefix.isEmpty() ? "" : " ")
-            + String.join(" ", args) + "\n");
+        List<String> shown = new ArrayList<>(prefix);
+        shown.addAll(args);
+        Files.writeString(logDir.resolve(name + ".cmd"), String.join(" ", shown) + "\n");
         Path stats = logDir.resolve(name + ".stats");
         Files.deleteIfExists(stats);
         ProcessBuilder pb = new ProcessBuilder(cmd)

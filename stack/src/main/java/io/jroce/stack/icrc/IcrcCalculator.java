@@ -167,27 +167,26 @@ public final class IcrcCalculator {
         putShort(h, u + 4, udpLength);
         h[u + 6] = (byte) 0xFF; // UDP checksum
         h[u + 7] = (byte) 0xFF;
+        roce.boundsCheck(off, lengthWithoutIcrc); // the whole packet, even where Agrona's own checks are off
+        boolean whole = lengthWithoutIcrc <= COPY_WHOLE_MAX;
+        int copied = whole ? lengthWithoutIcrc : BTH_LENGTH;
+        roce.getBytes(off, h, prefix, copied);
+        h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
+
         CRC32 c = crc;
         c.reset();
-        if (lengthWithoutIcrc <= COPY_WHOLE_MAX) {
-            roce.boundsCheck(off, lengthWithoutIcrc); // checked even where Agrona's own checks are off
-            roce.getBytes(off, h, prefix, lengthWithoutIcrc);
-            h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
-            c.update(h, 0, prefix + lengthWithoutIcrc);
-        } else {
-            roce.getBytes(off, h, prefix, BTH_LENGTH);
-            h[prefix + BTH_RESERVED_BYTE] = (byte) 0xFF;
-            c.update(h, 0, prefix + BTH_LENGTH);
+        c.update(h, 0, prefix + copied);
+        if (!whole) {
             update(roce, off + BTH_LENGTH, lengthWithoutIcrc - BTH_LENGTH);
         }
         return (int) c.getValue();
     }
 
+    /** The CRC over {@code length} bytes at {@code index}, which {@link #finish} has bounds-checked. */
     private void update(DirectBuffer buffer, int index, int length) {
         if (length == 0) {
             return;
         }
-        buffer.boundsCheck(index, length);
         byte[] array = buffer.byteArray();
         if (array != null) {
             crc.update(array, buffer.wrapAdjustment() + index, length);
