@@ -76,6 +76,9 @@ public final class PingpongCommand implements Command {
             for (String line : e.getMessage().split("\n")) {
                 err.println(prefix + line);
             }
+            for (String line : e.report()) {
+                err.println("jroce " + tool.command() + ": " + line);
+            }
             return ExitStatus.FAILED;
         } catch (VerbsException e) {
             out.flush();

@@ -181,6 +181,11 @@ final class PingpongContext implements AutoCloseable {
         return device;
     }
 
+    /** The QPs, for a failure's report. */
+    List<QueuePair> qps() {
+        return List.copyOf(qps);
+    }
+
     /** How many QPs: -q for srq_pingpong, else 1. */
     int qpCount() {
         return qps.size();

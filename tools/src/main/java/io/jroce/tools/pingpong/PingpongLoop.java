@@ -70,6 +70,11 @@ final class PingpongLoop {
         return System.nanoTime() - start;
     }
 
+    /** How far the exchange got, for a failure's report. */
+    String progress() {
+        return String.format("%d of %d sends and %d of %d receives completed", scnt, iters, rcnt, iters);
+    }
+
     private void onCompletion(WorkCompletion wc) throws PingpongException {
         if (wc.status() != WcStatus.SUCCESS) {
             throw new PingpongException(String.format("Failed status %s (%d) for wr_id %d",

@@ -123,6 +123,10 @@ record PingpongOptions(PingpongTool tool, String host, int tcpPort, int size, Mt
                                  hand-off) or eventLoop (its own I/O thread); docs/progress-modes.md
           --timeout SECONDS      give up when the peer stays silent that long (default 0: wait
                                  forever, as %TOOL% does)
+
+        When a run fails, jroce prints its own side after the tool's error line: how many sends
+        and receives completed, each QP's state with its sq-psn and rq-psn (the names of
+        `rdma res show qp`, to compare with the peer's), and the device counters that moved.
         """;
 
     /** {@code jroce rc_pingpong --help} (after the tables it is made of: static fields start in order). */

@@ -48,8 +48,14 @@ final class PingpongRun {
             CompletionWaiter waiter = options.flags().events()
                 ? new EventWaiter(ctx, options.timeoutSeconds())
                 : new PollingWaiter(ctx.cq(), options.timeoutSeconds());
-            long elapsedNs = new PingpongLoop(ctx, waiter, options.iters(), options.rxDepth(), routs,
-                tool.sharedReceiveQueue()).run(options.isClient());
+            PingpongLoop loop = new PingpongLoop(ctx, waiter, options.iters(), options.rxDepth(), routs,
+                tool.sharedReceiveQueue());
+            long elapsedNs;
+            try {
+                elapsedNs = loop.run(options.isClient());
+            } catch (PingpongException e) {
+                throw e.withReport(StallReport.lines(loop.progress(), ctx.qps(), ctx.device().counters()));
+            }
             PingpongReport.print(out, options.size(), options.iters(), elapsedNs);
             if (!options.isClient() && options.flags().validate()) {
                 for (int page : ctx.invalidPages()) {

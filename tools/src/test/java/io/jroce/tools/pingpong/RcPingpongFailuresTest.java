@@ -147,6 +147,12 @@ class RcPingpongFailuresTest {
         assertTrue(r.out().contains("  remote address: LID 0x0000, QPN 0x000033, PSN 0x000010, GID ::ffff:127.0.0.2"),
             r.transcript());
         assertTrue(r.err().contains("no completion within 1 s"), r.transcript());
+        // jroce's side of the silence: nothing received, the QP ready and expecting the peer's first PSN
+        assertTrue(r.err().contains("jroce rc_pingpong: jroce's side: 0 of 1000 sends and 0 of 1000 receives"
+            + " completed\n"), r.transcript());
+        assertTrue(r.err().contains(", rq-psn 0x000010 (the next it expects)\n"), r.transcript());
+        assertTrue(r.err().contains("jroce rc_pingpong: QP 0x"), r.transcript());
+        assertTrue(r.err().contains(": RTS, sq-psn "), r.transcript());
     }
 
     /**
@@ -177,8 +183,19 @@ class RcPingpongFailuresTest {
             assertEquals(ExitStatus.FAILED, r.status(), r.transcript());
             assertTrue(r.out().contains("  remote address: LID 0x0000, QPN 0x000044, PSN 0x000020, GID ::ffff:127.0.0.3"),
                 r.transcript());
-            assertEquals("jroce rc_pingpong: error: Failed status transport retry counter exceeded (12) for wr_id 2\n",
-                r.err(), r.transcript());
+            List<String> err = r.err().lines().toList();
+            assertEquals("jroce rc_pingpong: error: Failed status transport retry counter exceeded (12) for wr_id 2",
+                err.get(0), r.transcript());
+            // then jroce's own side: nothing completed, the QP in ERR, its one SEND sent and retried
+            // seven times (rc_pingpong's retry_cnt) before the error
+            assertEquals("jroce rc_pingpong: jroce's side: 0 of 1000 sends and 0 of 1000 receives completed",
+                err.get(1), r.transcript());
+            assertTrue(err.get(2).matches("jroce rc_pingpong: QP 0x[0-9a-f]{6}: ERR, sq-psn 0x[0-9a-f]{6} \\(the next it"
+                + " sends\\), rq-psn 0x000020 \\(the next it expects\\)"), r.transcript());
+            assertTrue(err.get(3).startsWith("jroce rc_pingpong: device counters:"), r.transcript());
+            assertTrue(err.get(3).contains(" completer_retry_err=7 ") && err.get(3).contains(" rdma_sends=1 ")
+                && err.get(3).contains(" retry_exceeded_err=1"), r.transcript());
+            assertEquals(4, err.size(), r.transcript());
         }
     }
 
