@@ -53,7 +53,8 @@ public final class PingpongCommand implements Command {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws UsageException, InterruptedException {
-        String prefix = "jroce " + tool.command() + ": error: ";
+        String name = "jroce " + tool.command() + ": ";
+        String prefix = name + "error: ";
         PingpongOptions options;
         try {
             options = PingpongOptions.parse(tool, args);
@@ -77,7 +78,7 @@ public final class PingpongCommand implements Command {
                 err.println(prefix + line);
             }
             for (String line : e.report()) {
-                err.println("jroce " + tool.command() + ": " + line);
+                err.println(name + line);
             }
             return ExitStatus.FAILED;
         } catch (VerbsException e) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * What a twin says of its own side when its run fails (the peer stopped answering, a completion
@@ -33,14 +34,9 @@ final class StallReport {
         for (QueuePair qp : qps) {
             lines.add(qpLine(qp));
         }
-        StringBuilder moved = new StringBuilder("device counters:");
-        int before = moved.length();
-        new TreeMap<>(counters).forEach((name, value) -> {
-            if (value != 0) {
-                moved.append(' ').append(name).append('=').append(value);
-            }
-        });
-        lines.add(moved.length() == before ? "device counters: all zero" : moved.toString());
+        String moved = new TreeMap<>(counters).entrySet().stream().filter(c -> c.getValue() != 0)
+            .map(c -> c.getKey() + "=" + c.getValue()).collect(Collectors.joining(" "));
+        lines.add("device counters: " + (moved.isEmpty() ? "all zero" : moved));
         return lines;
     }
 
