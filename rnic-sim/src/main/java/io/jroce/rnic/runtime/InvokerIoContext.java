@@ -62,9 +62,9 @@ public final class InvokerIoContext implements IoContext {
      * The device's time during the owner's turn, shared by what the turn does (0: read afresh at
      * the next {@link #nowNs}). Owner only. A clock read costs tens of nanoseconds on a virtual
      * machine and a ping-pong's turnaround made about eight, one per packet, per drain, per post.
-     * The instant is read again for each batch of datagrams and after queued tasks ran, so that
-     * the timers a packet arms count from when it was read, not from before a flush, a task or a
-     * pause that came first.
+     * An application thread's round reads it after its flush; it is read again (lazily) after
+     * queued tasks ran, so that the timers a packet arms count from when it was read, not from
+     * before a flush, a task or a pause that came first.
      */
     private long turnNs;
     /** When an application thread last asked to progress the device; 0: handed over. */
@@ -222,8 +222,8 @@ public final class InvokerIoContext implements IoContext {
     }
 
     /**
-     * The owner's time during a turn ({@link #turnNs}: read once for the turn's start, then once per
-     * batch of datagrams); a fresh read on any other thread or outside a turn.
+     * The owner's time during a turn ({@link #turnNs}: read once for the turn's start, again after
+     * queued tasks ran); a fresh read on any other thread or outside a turn.
      */
     @Override
     public long nowNs() {
@@ -265,9 +265,8 @@ public final class InvokerIoContext implements IoContext {
      */
     @Override
     public int progress() {
-        long now = System.nanoTime();
-        lastApplicationNs = now == 0 ? 1 : now;
         if (closed || pendingCalls.get() != 0 || owner.isHeldByCurrentThread() || !owner.tryLock()) {
+            markApplication(System.nanoTime());
             return 0;
         }
         try {
@@ -278,10 +277,20 @@ public final class InvokerIoContext implements IoContext {
             // or with the answer this thread posted meanwhile, in one system call: not at the end of
             // the round, where it would delay the completion the caller waits for.
             flushTransport();
+            // The clock is read after the flush, whose system call comes first on a ping-pong's path
+            // (the answer the thread posted). The round's datagrams share this instant unless
+            // queued tasks run before them (round): nothing else comes between.
+            long now = System.nanoTime();
+            markApplication(now);
             return round(beginTurn(now), false);
         } finally {
             release();
         }
+    }
+
+    /** An application thread progressed the device at {@code now} (never stored as 0: "handed over"). */
+    private void markApplication(long now) {
+        lastApplicationNs = now == 0 ? 1 : now;
     }
 
     /** The calling application thread is about to block: the fallback thread takes over now. */
@@ -362,9 +371,11 @@ public final class InvokerIoContext implements IoContext {
     /** Queued tasks, the ready datagrams, due timers; then the flush unless the caller defers it. */
     private int round(long now, boolean flush) {
         int work = runTasks();
-        // The batch's packets arm timers from their own instant, read when the first of them needs
-        // it (an empty read costs none): not from before the flush and the tasks above.
-        refreshTurnClock();
+        if (work > 0) {
+            // The batch's packets arm timers from their own instant, read when the first of them
+            // needs it: not from before tasks that may have run long (an application's listener).
+            refreshTurnClock();
+        }
         work += transport.receive(RECEIVE_BATCH);
         work += runTasks();
         work += timers(now);

@@ -176,6 +176,31 @@ class InvokerIoContextTest {
         assertTrue(inBatch[0] - inTask[0] >= gap, "the batch after a 2 ms task reads the clock again");
     }
 
+    /**
+     * An application thread's round flushes what its thread posted before it reads the sockets:
+     * the datagrams it then reads take an instant from after that flush (a send that took 2 ms
+     * here), not from before it.
+     */
+    @Test
+    void aBatchAfterALongFlushTakesAnInstantFromAfterIt() {
+        long gap = TimeUnit.MILLISECONDS.toNanos(2);
+        MemoryPipe p = heldPipe();
+        p.a.flushSpinNs = gap;
+        long[] inBatch = new long[1];
+        InvokerIoContext ctx = longWindow(p);
+        p.a.start((packet, offset, length, src, srcPort, dst) -> inBatch[0] = ctx.nowNs());
+        try {
+            ctx.progress(); // a poll: this thread progresses the device, its posts wait for its next call
+            ctx.execute(post(p));
+            p.b.send(new UnsafeBuffer(PACKET), 0, PACKET.length, p.b.address, p.a.address, 4791);
+            assertTrue(ctx.progress() >= 1, "the next call read the datagram");
+            assertEquals(1, p.a.flushes.get(), "after flushing the post");
+            assertTrue(inBatch[0] - p.a.lastFlushEndNs >= 0, "the datagram's instant is from after the 2 ms flush");
+        } finally {
+            ctx.close();
+        }
+    }
+
     private static void spin(long nanos) {
         long start = System.nanoTime();
         while (System.nanoTime() - start < nanos) {

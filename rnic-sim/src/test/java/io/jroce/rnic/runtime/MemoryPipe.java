@@ -41,6 +41,10 @@ final class MemoryPipe {
         private final java.util.List<Datagram> held = new java.util.ArrayList<>();
         /** The opcode (first byte) of every datagram this end sent, in the order they left it. */
         final java.util.List<Integer> sentOpcodes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        /** How long a flush that delivers something takes, as a slow sendmmsg(2) would. */
+        volatile long flushSpinNs;
+        /** When the last flush that delivered something ended (System.nanoTime()). */
+        volatile long lastFlushEndNs;
         /** How many flushes delivered something. */
         final java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
         volatile Thread lastReader;
@@ -92,6 +96,11 @@ final class MemoryPipe {
             peer.inbound.addAll(held);
             held.clear();
             peer.signal();
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < flushSpinNs) {
+                Thread.onSpinWait();
+            }
+            lastFlushEndNs = System.nanoTime();
         }
 
         /** Datagrams waiting to arrive at this end. */
