@@ -183,6 +183,11 @@ public final class DirectUdpTransport implements PolledTransport {
         return sockets[0].sendQueue.gso();
     }
 
+    /** The UDP_SEGMENT option of the first socket now (0: not set); for tests. */
+    int segmentOption() {
+        return sockets[0].sendQueue.segmentOption();
+    }
+
     /**
      * The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured).
      *

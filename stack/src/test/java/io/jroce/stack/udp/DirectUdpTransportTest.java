@@ -284,6 +284,83 @@ class DirectUdpTransportTest {
         assertEquals(0, b.transport.counters().get(Counter.DROP_BAD_ICRC));
     }
 
+    /**
+     * Two flushes in a row that start with runs of one size set the socket's UDP_SEGMENT option to
+     * it; the next such run leaves without a control message (alone: through sendto) and still
+     * arrives cut where it was: as GSO segments (IPv4 IDs 1.. through ID recovery), byte-exact.
+     */
+    @Test
+    void runsOfOneSizeSetTheSegmentOptionAndStillArriveAsSent() {
+        Direct a = direct("127.0.0.1");
+        Direct b = direct("127.0.0.1");
+        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        Random rnd = new Random(31);
+        for (int flush = 1; flush <= 3; flush++) {
+            List<byte[]> run = List.of(packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 300));
+            for (byte[] p : run) {
+                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+            }
+            a.transport.flush();
+            for (byte[] p : run) {
+                assertArrayEquals(p, b.take().packet(), "flush " + flush);
+            }
+            assertEquals(flush == 1 ? 0 : 1000 + IcrcCalculator.ICRC_LENGTH, a.transport.segmentOption(),
+                "the option after flush " + flush);
+        }
+        assertEquals(9, b.transport.ipv4IdRecoveries(), "segments 1..3 of each run carry IDs 1..3: one GSO message each");
+        assertEquals(0, b.transport.counters().get(Counter.DROP_BAD_ICRC));
+        assertEquals(0, a.transport.counters().get(Counter.DROP_TX_FAILED));
+    }
+
+    /**
+     * Under a UDP_SEGMENT option of 80 bytes (a ping-pong's answer and ACK), the kernel would cut
+     * any longer datagram into 80-byte pieces: a longer datagram sent alone, a run of another size and
+     * a longer datagram among other messages each carry their own size and arrive whole, as sent.
+     */
+    @Test
+    void underTheSegmentOptionLongerDatagramsAndOtherRunsArriveUncut() {
+        Direct a = direct("127.0.0.1");
+        Direct b = direct("127.0.0.1");
+        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        Random rnd = new Random(32);
+        for (int flush = 0; flush < 2; flush++) {
+            List<byte[]> pingPong = List.of(packet(rnd, 76), packet(rnd, 16));
+            for (byte[] p : pingPong) {
+                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+            }
+            a.transport.flush();
+            for (byte[] p : pingPong) {
+                assertArrayEquals(p, b.take().packet());
+            }
+        }
+        assertEquals(80, a.transport.segmentOption(), "the answer's datagram size");
+
+        byte[] lone = packet(rnd, 1000);
+        assertTrue(a.send(lone, b));
+        assertArrayEquals(lone, b.take().packet(), "a longer datagram alone, not cut at 80");
+
+        List<byte[]> other = List.of(packet(rnd, 500), packet(rnd, 500), packet(rnd, 100));
+        byte[] longer = packet(rnd, 700);
+        byte[] shorter = packet(rnd, 40);
+        List<byte[]> mixed = new ArrayList<>(other);
+        mixed.add(longer);
+        mixed.add(shorter);
+        byte[] elsewhere = IpAddresses.toGidBytes("127.0.0.1"); // with another port: another destination, so that the next datagram to b starts a new message
+        for (byte[] p : other) {
+            assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+        }
+        assertTrue(a.transport.send(new UnsafeBuffer(longer), 0, longer.length, a.address16, elsewhere, b.port() + 1));
+        assertTrue(a.transport.send(new UnsafeBuffer(longer), 0, longer.length, a.address16, b.address16, b.port()));
+        assertTrue(a.transport.send(new UnsafeBuffer(shorter), 0, shorter.length, a.address16, elsewhere, b.port() + 1));
+        assertTrue(a.transport.send(new UnsafeBuffer(shorter), 0, shorter.length, a.address16, b.address16, b.port()));
+        a.transport.flush();
+        for (byte[] p : mixed) {
+            assertArrayEquals(p, b.take().packet(), "in one sendmmsg with the option at 80");
+        }
+        assertEquals(0, b.transport.counters().get(Counter.DROP_BAD_ICRC));
+        assertEquals(0, b.transport.counters().get(Counter.DROP_TRUNCATED));
+    }
+
     @Test
     void withoutGsoEveryDatagramCarriesIpId0() {
         Direct a = new Direct(DirectUdpTransport.builder().localAddress("127.0.0.1").port(0).gso(false));
