@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -32,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * message (docs/udp-transport.md). Under the option the kernel would cut any longer datagram at
  * that size: a datagram sent alone that is longer, or a run of another size, carries its own size
  * as the control message (the kernel cuts a datagram no longer than the segment size nowhere).
+ * Under the option every datagram also meets the kernel's GSO checks, which some paths fail (an
+ * IPsec route; a device without checksum offload before Linux 6.11; a path MTU below the segment
+ * size before 6.14): the first EIO or EINVAL takes the option off for good and sends the lone
+ * datagram again without it. Kernels where such a datagram could be lost without an error
+ * ({@link #segmentOptionSafe}) never set it.
  * One thread at a time.
  */
 final class DatagramSendQueue {
@@ -44,6 +51,8 @@ final class DatagramSendQueue {
     /** setsockopt(SOL_UDP = 17, UDP_SEGMENT = 103): linux/udp.h, Linux 4.18. */
     private static final int SOL_UDP = 17;
     private static final int UDP_SEGMENT = 103;
+    /** The major and minor number at the start of {@code os.version} ("6.18.44", "5.10.0-28-amd64"). */
+    private static final Pattern KERNEL_VERSION = Pattern.compile("^(\\d+)\\.(\\d+)");
 
     private final LinuxSocket socket;
     private final int fd;
@@ -82,9 +91,9 @@ final class DatagramSendQueue {
     private final byte[] loneDestination = new byte[16];
     /** The socket's UDP_SEGMENT option now (0: not set): runs of this size need no control message. */
     private int segmentOption;
-    /** The segment size of the first run of the last flush that had one (0: none yet). */
+    /** The segment size of the last flush's first run (0: it had none). */
     private int lastRunSegmentSize;
-    /** False once the kernel refused the option, or a message sent while it was set. */
+    /** False on a kernel not {@link #segmentOptionSafe}, and once the kernel refused the option or a message under it. */
     private boolean segmentOptionUsable;
 
     DatagramSendQueue(LinuxSocket socket, boolean ipv6, boolean ipv4, int capacity, boolean gso, boolean nativeBatches,
@@ -100,7 +109,8 @@ final class DatagramSendQueue {
         this.bufferAddress = BufferUtil.address(memory);
         this.maxRunBytes = 65535 - (ipv4 ? 20 : 0) - 8;
         this.gso = gso && nativeBatches;
-        this.segmentOptionUsable = this.gso;
+        this.segmentOptionUsable = this.gso && EpollInternals.SEND_TO_AVAILABLE
+            && segmentOptionSafe(System.getProperty("os.version", ""));
         if (nativeBatches) {
             packets = EpollInternals.newPackets(MAX_MESSAGES);
             recipientAddresses = new byte[MAX_MESSAGES][];
@@ -317,6 +327,9 @@ final class DatagramSendQueue {
      * flush's first run had that size too: a pattern, not a one-off, costs the system call.
      */
     private void followRuns() {
+        if (!gso || !segmentOptionUsable) {
+            return;
+        }
         int size = 0;
         for (int m = head; m < count; m++) {
             if (segments[m] > 1) {
@@ -324,13 +337,28 @@ final class DatagramSendQueue {
                 break;
             }
         }
-        if (size == 0) {
-            return;
-        }
-        if (size != segmentOption && size == lastRunSegmentSize && segmentOptionUsable) {
+        if (size != 0 && size != segmentOption && size == lastRunSegmentSize) {
             setSegmentOption(size);
         }
         lastRunSegmentSize = size;
+    }
+
+    /**
+     * Whether a kernel ({@code os.version}) always refuses, with an error, a datagram that its GSO
+     * checks fail while the UDP_SEGMENT option is set: Linux 5.4 and later, except 6.11, whose
+     * kernels before a stable fix (October 2024) send a datagram no longer than the segment size
+     * from a device without checksum offload with a partial checksum, which its receiver drops.
+     * Before 5.4 (and 5.2/5.3 without a stable fix of October 2019) such a datagram became a GSO
+     * packet of one segment, which software segmentation dropped.
+     */
+    static boolean segmentOptionSafe(String osVersion) {
+        Matcher v = KERNEL_VERSION.matcher(osVersion);
+        if (!v.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(v.group(1));
+        int minor = Integer.parseInt(v.group(2));
+        return (major > 5 || major == 5 && minor >= 4) && !(major == 6 && minor == 11);
     }
 
     private void setSegmentOption(int size) {
@@ -358,16 +386,26 @@ final class DatagramSendQueue {
         return true;
     }
 
-    /** The kernel refused the message at {@link #head} with {@code errno}: drop it, count its datagrams. */
+    /**
+     * The kernel refused the message at {@link #head} with {@code errno}: drop it and count its
+     * datagrams; or, for a lone datagram refused under the UDP_SEGMENT option, take the option off
+     * for good and leave the datagram at the head, for the caller's loop to send again without it.
+     */
     private void refused(int errno) {
-        int m = head++;
-        counters.add(Counter.DROP_TX_FAILED, segments[m]);
+        int m = head;
         boolean gsoRefusal = errno == EIO || errno == EINVAL;
         if (gsoRefusal && segmentOption != 0) {
-            // Under the option every message goes through the kernel's GSO checks: take it off. If
-            // GSO itself is refused, a run with its control message will say so and end the runs.
+            // Under the option every datagram meets the kernel's GSO checks, which this path fails.
+            segmentOptionUsable = false;
             setSegmentOption(0);
+            if (segments[m] == 1 && segmentOption == 0) {
+                LOG.debug("a datagram on {} was refused under UDP_SEGMENT (errno {}): sent again without it", name,
+                    errno);
+                return;
+            }
         }
+        head++;
+        counters.add(Counter.DROP_TX_FAILED, segments[m]);
         if (segments[m] > 1 && gso && gsoRefusal) {
             gso = false;
             LOG.warn("the kernel refused a UDP GSO message on {} (errno {}); sending one datagram per packet from now on",

@@ -188,6 +188,11 @@ public final class DirectUdpTransport implements PolledTransport {
         return sockets[0].sendQueue.segmentOption();
     }
 
+    /** The first unicast socket; for tests that set an option the transport never sets. */
+    LinuxSocket firstSocket() {
+        return sockets[0].socket;
+    }
+
     /**
      * The UDP port every socket is bound to (the one chosen by the kernel if 0 was configured).
      *

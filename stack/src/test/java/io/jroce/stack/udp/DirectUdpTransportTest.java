@@ -42,6 +42,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * invoker mode drives it.
  */
 class DirectUdpTransportTest {
+    /** setsockopt(SOL_SOCKET = 1, SO_NO_CHECK = 11): asm-generic/socket.h. */
+    private static final int SOL_SOCKET = 1;
+    private static final int SO_NO_CHECK = 11;
     /** A guard against hangs only; every wait ends as soon as the packet is there. */
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
 
@@ -294,6 +297,7 @@ class DirectUdpTransportTest {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
         assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
         Random rnd = new Random(31);
         for (int flush = 1; flush <= 3; flush++) {
             List<byte[]> run = List.of(packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 300));
@@ -322,6 +326,7 @@ class DirectUdpTransportTest {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
         assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
         Random rnd = new Random(32);
         for (int flush = 0; flush < 2; flush++) {
             List<byte[]> pingPong = List.of(packet(rnd, 76), packet(rnd, 16));
@@ -359,6 +364,56 @@ class DirectUdpTransportTest {
         }
         assertEquals(0, b.transport.counters().get(Counter.DROP_BAD_ICRC));
         assertEquals(0, b.transport.counters().get(Counter.DROP_TRUNCATED));
+    }
+
+    /**
+     * A datagram the kernel refuses under the UDP_SEGMENT option (here: SO_NO_CHECK, which the GSO
+     * checks refuse with EINVAL, as a path through IPsec or without checksum offload may be refused)
+     * is sent again without the option, which is off for good: nothing is lost, nothing counted.
+     */
+    @Test
+    void aDatagramRefusedUnderTheSegmentOptionIsSentAgainWithoutIt() throws Exception {
+        Direct a = direct("127.0.0.1");
+        Direct b = direct("127.0.0.1");
+        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
+        Random rnd = new Random(33);
+        for (int flush = 0; flush < 2; flush++) {
+            List<byte[]> pingPong = List.of(packet(rnd, 76), packet(rnd, 16));
+            for (byte[] p : pingPong) {
+                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+            }
+            a.transport.flush();
+            for (byte[] p : pingPong) {
+                assertArrayEquals(p, b.take().packet());
+            }
+        }
+        assertEquals(80, a.transport.segmentOption());
+        a.transport.firstSocket().setIntOpt(SOL_SOCKET, SO_NO_CHECK, 1);
+        byte[] ack = packet(rnd, 16);
+        assertTrue(a.send(ack, b));
+        assertArrayEquals(ack, b.take().packet(), "sent again without the option");
+        assertEquals(0, a.transport.segmentOption(), "the option is off");
+        assertEquals(0, a.transport.counters().get(Counter.DROP_TX_FAILED));
+        byte[] next = packet(rnd, 16);
+        assertTrue(a.send(next, b));
+        assertArrayEquals(next, b.take().packet());
+        assertEquals(0, a.transport.segmentOption(), "and stays off");
+    }
+
+    /** Which kernels may carry the UDP_SEGMENT option: those that refuse what its checks fail, with an error. */
+    @Test
+    void theSegmentOptionIsForKernelsThatRefuseWithAnError() {
+        assertTrue(DatagramSendQueue.segmentOptionSafe("6.18.44"));
+        assertTrue(DatagramSendQueue.segmentOptionSafe("6.1.0-28-amd64"));
+        assertTrue(DatagramSendQueue.segmentOptionSafe("5.4.0-150-generic"));
+        assertTrue(DatagramSendQueue.segmentOptionSafe("6.12.1"));
+        assertTrue(DatagramSendQueue.segmentOptionSafe("10.0"));
+        assertFalse(DatagramSendQueue.segmentOptionSafe("6.11.5"), "6.11: a partial checksum without an error");
+        assertFalse(DatagramSendQueue.segmentOptionSafe("5.3.18"), "before 5.4: one-segment GSO packets dropped");
+        assertFalse(DatagramSendQueue.segmentOptionSafe("4.19.0"));
+        assertFalse(DatagramSendQueue.segmentOptionSafe(""));
+        assertFalse(DatagramSendQueue.segmentOptionSafe("unknown"));
     }
 
     @Test
