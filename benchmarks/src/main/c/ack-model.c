@@ -14,6 +14,10 @@
 //   4  the same GSO message to a socket with UDP_GRO, read whole by one recvmsg
 //   5  the answer alone (sendto), then the ACK in a second sendto; the reader's half round trip ends
 //      at the answer, an ACK is read whenever it comes (the ACK sent after the answer, off its path)
+//   6  the run of mode 4 through sendto(2), without a control message: the sockets' UDP_SEGMENT
+//      option is 80 (the direct transport's path once two flushes started with runs of that size)
+//   7  the run of mode 4 through sendmmsg(2) without a control message, the option at 80 (mode 6's
+//      option without its sendto: which of the two makes the difference)
 // Prints the median and 99th percentile of the half round trip in usec, and the median time the
 // sending call(s) of one half round trip take: on loopback the sender's call also runs the
 // receiving side of the kernel's UDP path, so it is most of the half round trip.
@@ -40,13 +44,20 @@ static int sock(struct sockaddr_in *a, const char *ip, int port) {
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
   memset(a, 0, sizeof *a); a->sin_family = AF_INET; a->sin_port = htons(port); inet_pton(AF_INET, ip, &a->sin_addr);
   if (bind(fd, (void *)a, sizeof *a)) { perror("bind"); exit(1); }
-  if (mode == 4) { int one = 1; setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof one); }
+  if (mode == 4 || mode == 6 || mode == 7) { int one = 1; setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof one); }
+  if (mode == 6 || mode == 7) { int seg = 80; if (setsockopt(fd, SOL_UDP, UDP_SEGMENT, &seg, sizeof seg)) { perror("UDP_SEGMENT"); exit(1); } }
   return fd;
 }
 static char big[65536], sb[100];
 static void send2(int fd, struct sockaddr_in *to) {
   if (mode == 0) { sendto(fd, sb, 80, 0, (void *)to, sizeof *to); return; }
   if (mode == 5) { sendto(fd, sb, 80, 0, (void *)to, sizeof *to); sendto(fd, sb, 20, 0, (void *)to, sizeof *to); return; }
+  if (mode == 6) { sendto(fd, sb, 100, 0, (void *)to, sizeof *to); return; }
+  if (mode == 7) {
+    struct mmsghdr mm; struct iovec v; memset(&mm, 0, sizeof mm); v.iov_base = sb; v.iov_len = 100;
+    mm.msg_hdr.msg_iov = &v; mm.msg_hdr.msg_iovlen = 1; mm.msg_hdr.msg_name = to; mm.msg_hdr.msg_namelen = sizeof *to;
+    sendmmsg(fd, &mm, 1, 0); return;
+  }
   if (mode == 1 || mode == 2) {
     struct mmsghdr m[2]; struct iovec v[2]; memset(m, 0, sizeof m);
     v[0].iov_base = sb; v[0].iov_len = 20; v[1].iov_base = sb + 20; v[1].iov_len = 80;
