@@ -93,7 +93,10 @@ final class DatagramSendQueue {
     private int segmentOption;
     /** The segment size of the last flush's first run (0: it had none). */
     private int lastRunSegmentSize;
-    /** False on a kernel not {@link #segmentOptionSafe}, and once the kernel refused the option or a message under it. */
+    /**
+     * Whether the option may be set: not without GSO or {@link EpollInternals#SEND_TO_AVAILABLE}, on
+     * a kernel not {@link #segmentOptionSafe}, or once the kernel refused the option or a message under it.
+     */
     private boolean segmentOptionUsable;
 
     DatagramSendQueue(LinuxSocket socket, boolean ipv6, boolean ipv4, int capacity, boolean gso, boolean nativeBatches,

@@ -13,7 +13,8 @@ import java.lang.reflect.Constructor;
  * reaches, once, when this class initialises; the only place in jroce that does so. Checked against
  * Netty 4.1.118.Final ({@code transport-classes-epoll} {@code Native.java},
  * {@code NativeDatagramPacketArray.java}, {@code EpollEventArray.java}, and
- * {@code transport-native-epoll/src/main/c/netty_epoll_native.c}).
+ * {@code transport-native-epoll/src/main/c/netty_epoll_native.c}; for {@link #sendTo},
+ * {@code transport-native-unix-common} {@code Socket.java} and {@code netty_unix_socket.c}).
  *
  * <p><b>Why.</b> Netty's public datagram calls allocate per datagram: {@code Socket.recvFromAddress}
  * returns a new {@code DatagramSocketAddress} (and a new {@code byte[]} for its address) for every

@@ -287,6 +287,31 @@ class DirectUdpTransportTest {
         assertEquals(0, b.transport.counters().get(Counter.DROP_BAD_ICRC));
     }
 
+    /** Sends {@code packets} from a to b in one flush and checks each arrives as sent. */
+    private static void flushAndTake(Direct a, Direct b, List<byte[]> packets, String what) {
+        for (byte[] p : packets) {
+            assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
+        }
+        a.transport.flush();
+        for (byte[] p : packets) {
+            assertArrayEquals(p, b.take().packet(), what);
+        }
+    }
+
+    /** Skips the test where the kernel takes no UDP GSO, or is not one the UDP_SEGMENT option is set on. */
+    private static void assumeSegmentOption(Direct a) {
+        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
+        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
+    }
+
+    /** Two flushes of a ping-pong's answer (76 + 4 bytes) and ACK (16 + 4): the option is then 80. */
+    private static void settleAt80(Direct a, Direct b, Random rnd) {
+        for (int flush = 0; flush < 2; flush++) {
+            flushAndTake(a, b, List.of(packet(rnd, 76), packet(rnd, 16)), "answer and ACK");
+        }
+        assertEquals(80, a.transport.segmentOption(), "the answer's datagram size");
+    }
+
     /**
      * Two flushes in a row that start with runs of one size set the socket's UDP_SEGMENT option to
      * it; the next such run leaves without a control message (alone: through sendto) and still
@@ -296,18 +321,11 @@ class DirectUdpTransportTest {
     void runsOfOneSizeSetTheSegmentOptionAndStillArriveAsSent() {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
-        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
-        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
+        assumeSegmentOption(a);
         Random rnd = new Random(31);
         for (int flush = 1; flush <= 3; flush++) {
-            List<byte[]> run = List.of(packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 300));
-            for (byte[] p : run) {
-                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
-            }
-            a.transport.flush();
-            for (byte[] p : run) {
-                assertArrayEquals(p, b.take().packet(), "flush " + flush);
-            }
+            flushAndTake(a, b, List.of(packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 1000), packet(rnd, 300)),
+                "flush " + flush);
             assertEquals(flush == 1 ? 0 : 1000 + IcrcCalculator.ICRC_LENGTH, a.transport.segmentOption(),
                 "the option after flush " + flush);
         }
@@ -325,20 +343,9 @@ class DirectUdpTransportTest {
     void underTheSegmentOptionLongerDatagramsAndOtherRunsArriveUncut() {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
-        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
-        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
+        assumeSegmentOption(a);
         Random rnd = new Random(32);
-        for (int flush = 0; flush < 2; flush++) {
-            List<byte[]> pingPong = List.of(packet(rnd, 76), packet(rnd, 16));
-            for (byte[] p : pingPong) {
-                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
-            }
-            a.transport.flush();
-            for (byte[] p : pingPong) {
-                assertArrayEquals(p, b.take().packet());
-            }
-        }
-        assertEquals(80, a.transport.segmentOption(), "the answer's datagram size");
+        settleAt80(a, b, rnd);
 
         byte[] lone = packet(rnd, 1000);
         assertTrue(a.send(lone, b));
@@ -350,7 +357,8 @@ class DirectUdpTransportTest {
         List<byte[]> mixed = new ArrayList<>(other);
         mixed.add(longer);
         mixed.add(shorter);
-        byte[] elsewhere = IpAddresses.toGidBytes("127.0.0.1"); // with another port: another destination, so that the next datagram to b starts a new message
+        // Another destination (another port) between them: the next datagram to b starts a new message.
+        byte[] elsewhere = IpAddresses.toGidBytes("127.0.0.1");
         for (byte[] p : other) {
             assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
         }
@@ -375,20 +383,9 @@ class DirectUdpTransportTest {
     void aDatagramRefusedUnderTheSegmentOptionIsSentAgainWithoutIt() throws Exception {
         Direct a = direct("127.0.0.1");
         Direct b = direct("127.0.0.1");
-        assumeTrue(a.transport.gso(), "UDP GSO unsupported by this kernel");
-        assumeTrue(DatagramSendQueue.segmentOptionSafe(System.getProperty("os.version")), "kernel without the option");
+        assumeSegmentOption(a);
         Random rnd = new Random(33);
-        for (int flush = 0; flush < 2; flush++) {
-            List<byte[]> pingPong = List.of(packet(rnd, 76), packet(rnd, 16));
-            for (byte[] p : pingPong) {
-                assertTrue(a.transport.send(new UnsafeBuffer(p), 0, p.length, a.address16, b.address16, b.port()));
-            }
-            a.transport.flush();
-            for (byte[] p : pingPong) {
-                assertArrayEquals(p, b.take().packet());
-            }
-        }
-        assertEquals(80, a.transport.segmentOption());
+        settleAt80(a, b, rnd);
         a.transport.firstSocket().setIntOpt(SOL_SOCKET, SO_NO_CHECK, 1);
         byte[] ack = packet(rnd, 16);
         assertTrue(a.send(ack, b));
