@@ -123,7 +123,7 @@ class InvokerIoContextTest {
         AtomicLong otherThread = new AtomicLong();
         io.execute(() -> {
             inPost[0] = io.nowNs();
-            spin(gap);
+            MemoryPipe.spin(gap);
             inPost[1] = io.nowNs();
             Thread other = new Thread(() -> otherThread.set(io.nowNs()), "other");
             other.start();
@@ -143,7 +143,7 @@ class InvokerIoContextTest {
         AtomicInteger datagrams = new AtomicInteger();
         pipe.a.start((packet, offset, length, src, srcPort, dst) -> {
             perDatagram[datagrams.getAndIncrement()] = io.nowNs();
-            spin(gap);
+            MemoryPipe.spin(gap);
         });
         arrive();
         arrive();
@@ -170,7 +170,7 @@ class InvokerIoContextTest {
         // the outer turn's release runs, before that round reads the socket.
         io.execute(() -> io.execute(() -> {
             inTask[0] = io.nowNs();
-            spin(gap);
+            MemoryPipe.spin(gap);
         }));
         assertTrue(inTask[0] != 0 && inBatch[0] != 0, "the task ran and the datagram was read");
         assertTrue(inBatch[0] - inTask[0] >= gap, "the batch after a 2 ms task reads the clock again");
@@ -198,13 +198,6 @@ class InvokerIoContextTest {
             assertTrue(inBatch[0] - p.a.lastFlushEndNs >= 0, "the datagram's instant is from after the 2 ms flush");
         } finally {
             ctx.close();
-        }
-    }
-
-    private static void spin(long nanos) {
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < nanos) {
-            Thread.onSpinWait();
         }
     }
 

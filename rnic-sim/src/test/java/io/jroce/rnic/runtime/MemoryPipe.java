@@ -31,6 +31,14 @@ final class MemoryPipe {
     private record Datagram(byte[] bytes, byte[] src) {
     }
 
+    /** Busy-waits {@code nanos}: work that lasts (a slow flush here, a long task in the tests). */
+    static void spin(long nanos) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            Thread.onSpinWait();
+        }
+    }
+
     static final class End implements PolledTransport {
         final byte[] address;
         End peer;
@@ -96,10 +104,7 @@ final class MemoryPipe {
             peer.inbound.addAll(held);
             held.clear();
             peer.signal();
-            long start = System.nanoTime();
-            while (System.nanoTime() - start < flushSpinNs) {
-                Thread.onSpinWait();
-            }
+            spin(flushSpinNs);
             lastFlushEndNs = System.nanoTime();
         }
 
