@@ -14,8 +14,19 @@ import java.util.Arrays;
  * run_iter_lat_send (the client sends first, each answers what it received) and run_iter_lat
  * (READ and atomics: only the client posts, one at a time). Each records the post time of every
  * iteration, or counts iterations over the sample of -D.
+ *
+ * <p>Each loop runs in slices of {@link #SLICE} iterations, a method call each. perftest's loops
+ * run once, and HotSpot compiles a method that runs once only by on-stack replacement, after tens
+ * of thousands of back edges: with a warm-up of 50,000 round trips, send_lat's loop was still
+ * interpreted when the measured ones began, its C1 and C2 compilations came during them (the C2
+ * one taking a pinned process's CPU for milliseconds, and a round trip with it), and most of the
+ * measured round trips ran in C1's profiling code. Called once per slice, the loop's body is
+ * compiled as an ordinary method within the warm-up's first thousands of iterations.
  */
 final class LatLoops {
+    /** Iterations per call of a loop's slice method. */
+    static final int SLICE = 16;
+
     private final PerftestParams p;
     private final PerftestContext ctx;
     private final WorkRequests wrs;
@@ -27,6 +38,17 @@ final class LatLoops {
     long sampled;
     DurationClock clock;
     private SteadyStateMarks marks;
+    /** The running loop's state, kept across its slices. */
+    private QueuePair qp;
+    private long iters;
+    private long scnt;
+    private long rcnt;
+    private long ccnt;
+    private boolean first;
+    private int baseFlags;
+    private ByteBuffer buf;
+    private int postIndex;
+    private int pollIndex;
 
     LatLoops(PerftestParams p, PerftestContext ctx, WorkRequests wrs) {
         this.p = p;
@@ -39,6 +61,10 @@ final class LatLoops {
         sampled = 0;
         clock = p.durationMode ? new DurationClock(p.duration, p.margin) : null;
         marks = SteadyStateMarks.take(p.client);
+        iters = p.runIters();
+        scnt = 0;
+        rcnt = 0;
+        ccnt = 0;
     }
 
     private boolean running() {
@@ -68,19 +94,25 @@ final class LatLoops {
     /** run_iter_lat_write. */
     void write() throws PerftestException, InterruptedException {
         begin();
-        QueuePair qp = ctx.qps().get(0);
+        qp = ctx.qps().get(0);
         wrs.send[0].sendFlags(WorkRequests.flags(p, true));
-        ByteBuffer buf = ctx.mr().buffer();
-        int postIndex = (int) (ctx.sendAddress(0) - ctx.mr().address() + p.size - 1);
-        int pollIndex = (int) (ctx.recvAddress(0) - ctx.mr().address() + p.size - 1);
-        long scnt = 0;
-        long ccnt = 0;
-        long rcnt = 0;
-        long iters = p.runIters();
+        buf = ctx.mr().buffer();
+        postIndex = (int) (ctx.sendAddress(0) - ctx.mr().address() + p.size - 1);
+        pollIndex = (int) (ctx.recvAddress(0) - ctx.mr().address() + p.size - 1);
         if (clock != null) {
             clock.start();
         }
-        while (scnt < iters || ccnt < iters || rcnt < iters || running()) {
+        while (writeSlice()) {
+            // the next slice
+        }
+    }
+
+    /** Up to {@link #SLICE} iterations of run_iter_lat_write's loop; false once it ended. */
+    private boolean writeSlice() throws PerftestException, InterruptedException {
+        for (int i = 0; i < SLICE; i++) {
+            if (!(scnt < iters || ccnt < iters || rcnt < iters || running())) {
+                return false;
+            }
             if ((rcnt < iters || clock != null) && !(scnt < 1 && !p.client)) {
                 rcnt++;
                 awaitByte(buf, pollIndex, (byte) rcnt);
@@ -93,7 +125,7 @@ final class LatLoops {
                 post(qp, scnt);
             }
             if (ended()) {
-                break;
+                return false;
             }
             if (ccnt < iters || clock != null) {
                 BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt", scnt, "ccnt", ccnt);
@@ -101,6 +133,7 @@ final class LatLoops {
                 count();
             }
         }
+        return true;
     }
 
     /**
@@ -135,24 +168,31 @@ final class LatLoops {
     /** run_iter_lat_send; the receives were posted before the handshake that precedes it. */
     void send() throws PerftestException, InterruptedException {
         begin();
-        QueuePair qp = ctx.qps().get(0);
-        long scnt = 0;
-        long rcnt = 0;
-        long iters = p.runIters();
-        int sizePerQp = p.rxDepth;
-        int baseFlags = WorkRequests.flags(p, false);
-        boolean first = true;
+        qp = ctx.qps().get(0);
+        baseFlags = WorkRequests.flags(p, false);
+        first = true;
         if (clock != null && p.client) {
             clock.start();
         }
-        while (scnt < iters || rcnt < iters || running()) {
+        while (sendSlice()) {
+            // the next slice
+        }
+    }
+
+    /** Up to {@link #SLICE} iterations of run_iter_lat_send's loop; false once it ended. */
+    private boolean sendSlice() throws PerftestException, InterruptedException {
+        int sizePerQp = p.rxDepth;
+        for (int i = 0; i < SLICE; i++) {
+            if (!(scnt < iters || rcnt < iters || running())) {
+                return false;
+            }
             if ((rcnt < iters || clock != null) && !(scnt < 1 && p.client)) {
                 boolean got;
                 while (!(got = recvPoller.poll(ctx.recvCq(), 1) > 0) && !ended()) {
                     // wait for the peer's message
                 }
                 if (!got) {
-                    break;
+                    return false;
                 }
                 if (first) {
                     first = false;
@@ -179,7 +219,7 @@ final class LatLoops {
                 boolean signaled = scnt % p.cqMod == 0 || (clock == null && scnt == iters);
                 wrs.send[0].sendFlags(baseFlags | (signaled ? SendFlags.SIGNALED : 0));
                 if (ended()) {
-                    break;
+                    return false;
                 }
                 post(qp, scnt);
                 if (signaled) {
@@ -187,29 +227,40 @@ final class LatLoops {
                 }
             }
         }
+        return true;
     }
 
     /** run_iter_lat: READ or atomic, one at a time, each waited for. */
     void readOrAtomic() throws PerftestException, InterruptedException {
         begin();
-        QueuePair qp = ctx.qps().get(0);
+        qp = ctx.qps().get(0);
         wrs.send[0].sendFlags(SendFlags.SIGNALED);
-        long scnt = 0;
         if (clock != null) {
             clock.start();
         }
-        while (scnt < p.runIters() || running()) {
+        while (readOrAtomicSlice()) {
+            // the next slice
+        }
+    }
+
+    /** Up to {@link #SLICE} iterations of run_iter_lat's loop; false once it ended. */
+    private boolean readOrAtomicSlice() throws PerftestException, InterruptedException {
+        for (int i = 0; i < SLICE; i++) {
+            if (!(scnt < iters || running())) {
+                return false;
+            }
             if (clock == null) {
                 tposted[(int) scnt] = System.nanoTime();
             }
             scnt++;
             post(qp, scnt);
             if (ended()) {
-                break;
+                return false;
             }
             BwLoops.check(sendPoller.one(ctx.sendCq()), "client", "scnt", scnt);
             count();
         }
+        return true;
     }
 
     /** The report row of the run just made. */
