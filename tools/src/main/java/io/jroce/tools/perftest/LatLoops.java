@@ -21,7 +21,7 @@ import java.util.Arrays;
  * interpreted when the measured ones began, its C1 and C2 compilations came during them (the C2
  * one taking a pinned process's CPU for milliseconds, and a round trip with it), and most of the
  * measured round trips ran in C1's profiling code. Called once per slice, the loop's body is
- * compiled as an ordinary method within the warm-up's first thousands of iterations.
+ * compiled as an ordinary method, by C2 well before a warm-up of 50,000 round trips ends.
  */
 final class LatLoops {
     /** Iterations per call of a loop's slice method. */
