@@ -50,13 +50,14 @@ public final class Configuration {
     /** The default of {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 1 ms. */
     public static final int INVOKER_FALLBACK_AFTER_DEFAULT_US = 1_000;
     /**
-     * The perftest twins' default for {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 100 ms. They poll
-     * without pause, so the window matters only for its wake-ups, each of which takes a core from a
+     * The perftest twins' default for {@link #INVOKER_FALLBACK_AFTER_PROP_NAME}: 50 ms. They poll
+     * without pause, so the window matters for its wake-ups, each of which takes a core from a
      * spinning thread on a small machine and puts a round trip of some 15 us into the latency tail
-     * (docs/benchmarks.md); and at the end of a test, where a twin that stopped polling leaves its
-     * last ACK to the fallback thread for up to one window.
+     * (docs/benchmarks.md), and for what arrives after a twin stopped polling (the end of a -D run),
+     * which waits for the fallback thread up to one window: shorter than the 67 ms ACK timeout of
+     * perftest's default -u 14, so that a peer does not retransmit for want of that thread.
      */
-    public static final int PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US = 100_000;
+    public static final int PERFTEST_INVOKER_FALLBACK_AFTER_DEFAULT_US = 50_000;
 
     /**
      * {@value}: in the invoker mode, microseconds the fallback thread goes on polling a device after

@@ -3,6 +3,7 @@ package io.jroce.tests.perftest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jroce.rnic.Configuration;
 import io.jroce.stack.pcap.RoceFrame;
 import io.jroce.tests.perftest.TwinPair.Side;
 import io.jroce.tools.perftest.report.BwRow;
@@ -12,8 +13,11 @@ import io.jroce.tools.perftest.report.PerftestReportParser;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -77,6 +81,47 @@ class PerftestTwinsTest {
         long requests = RoceFrame.read(pcap).stream()
             .filter(f -> f.srcIpv4() == clientIp && f.opcode() == opcode).count();
         assertEquals(65, requests, "the client's requests: 25 to warm up and 40 measured\n" + transcript);
+    }
+
+    /**
+     * At the end of its loop a twin sends what its last poll left for its next call: the ACK of the
+     * peer's last message (docs/perftest-twins.md). With the fallback window at 60 s, far beyond the
+     * peer's ACK timeout (-u 14: 67 ms, 7 retries), a twin that left that ACK to its fallback
+     * thread would make the peer's last operation end in RETRY_EXC_ERR: both sides must succeed,
+     * and no request be sent twice (the client's capture holds both directions). send_lat and
+     * send_bw fail so without the flush; write_lat and write_bw (whose last ACKs leave with a poll
+     * that follows, or from a passive server's fallback thread) show that the long window leaves
+     * the other loops as they were.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"send_lat", "write_lat", "send_bw", "write_bw"})
+    void theAckOfThePeersLastMessageLeavesWhenTheLoopEnds(String tool, @TempDir Path dir) throws Exception {
+        String before = System.getProperty(Configuration.INVOKER_FALLBACK_AFTER_PROP_NAME);
+        System.setProperty(Configuration.INVOKER_FALLBACK_AFTER_PROP_NAME, "60000000");
+        try {
+            Path pcap = dir.resolve("client.pcap");
+            List<Side> sides = TwinPair.run(tool, List.of("--pcap", pcap.toString()), "-n", "40");
+            Side server = sides.get(0);
+            Side client = sides.get(1);
+            String transcript = "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out()
+                + client.err();
+            assertEquals(0, server.status(), transcript);
+            assertEquals(0, client.status(), transcript);
+            Set<String> requests = new HashSet<>();
+            for (RoceFrame f : RoceFrame.read(pcap)) {
+                if (f.opcode() <= 0x0b) { // RC SEND and RDMA WRITE, every packet of a message
+                    assertTrue(requests.add(f.srcIpv4() + "/" + f.psn()),
+                        "a request sent twice: PSN " + f.psn() + "\n" + transcript);
+                }
+            }
+            assertTrue(requests.size() >= 40, "the requests captured: " + requests.size() + "\n" + transcript);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Configuration.INVOKER_FALLBACK_AFTER_PROP_NAME);
+            } else {
+                System.setProperty(Configuration.INVOKER_FALLBACK_AFTER_PROP_NAME, before);
+            }
+        }
     }
 
     private static void assertRow(String out, boolean bw, long size, long iters, String transcript) {

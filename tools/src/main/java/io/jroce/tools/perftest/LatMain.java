@@ -41,6 +41,7 @@ final class LatMain extends ConnectedMain {
                 }
                 default -> loops.readOrAtomic();
             }
+            ctx.flushAfterLoop();
             out.print(loops.row());
             out.flush();
         }

@@ -86,6 +86,17 @@ final class PerftestContext implements AutoCloseable {
     }
 
     /**
+     * Sends, after a test's loop, what the device holds for this thread's next call. In the invoker
+     * mode the ACK of the peer's last message, built during the loop's last poll, leaves with the
+     * thread's next call into the device (docs/progress-modes.md); after the loop the twin goes on
+     * to its TCP exchange, and that ACK would wait for the fallback window while the peer waits
+     * for it to complete its own last operation. Nothing to do in the event-loop mode.
+     */
+    void flushAfterLoop() {
+        device.progress();
+    }
+
+    /**
      * ctx_init with the sizes agreed with the peer: PD, buffer and MR, CQs, QPs in INIT. The
      * buffer is random bytes, zeros for write_lat (which polls it for the peer's counter).
      */

@@ -39,6 +39,7 @@ final class RdmaBwMain extends ConnectedMain {
                 comm.handShake(mine);
             }
             last = new BwLoops(p, ctx, wrs).run(null);
+            ctx.flushAfterLoop();
             if (p.duplex && p.runAll) {
                 comm.handShake(mine);
             }

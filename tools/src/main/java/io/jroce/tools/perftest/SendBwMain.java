@@ -34,6 +34,7 @@ final class SendBwMain extends ConnectedMain {
             }
             comm.handShake(mine);
             BwReport report = p.client || p.duplex ? loops.run(posted) : loops.serve(posted);
+            ctx.flushAfterLoop();
             if (!p.duplex || p.durationMode) {
                 out.print(report.row(p.gbits()));
             }
