@@ -48,7 +48,7 @@ class PerftestTwinsTest {
         List<Side> sides = TwinPair.run(tool, options.split(" "));
         Side server = sides.get(0);
         Side client = sides.get(1);
-        String transcript = "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out() + client.err();
+        String transcript = transcript(server, client);
         assertEquals(0, server.status(), transcript);
         assertEquals(0, client.status(), transcript);
         for (Side side : sides) {
@@ -73,7 +73,7 @@ class PerftestTwinsTest {
         List<Side> sides = TwinPair.run(tool, List.of("--pcap", pcap.toString()), "-n", "40", "--warm-up", "25");
         Side server = sides.get(0);
         Side client = sides.get(1);
-        String transcript = "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out() + client.err();
+        String transcript = transcript(server, client);
         assertEquals(0, server.status(), transcript);
         assertEquals(0, client.status(), transcript);
         assertRow(client.out(), false, size, 40, transcript);
@@ -103,8 +103,7 @@ class PerftestTwinsTest {
             List<Side> sides = TwinPair.run(tool, List.of("--pcap", pcap.toString()), "-n", "40");
             Side server = sides.get(0);
             Side client = sides.get(1);
-            String transcript = "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out()
-                + client.err();
+            String transcript = transcript(server, client);
             assertEquals(0, server.status(), transcript);
             assertEquals(0, client.status(), transcript);
             Set<String> requests = new HashSet<>();
@@ -122,6 +121,11 @@ class PerftestTwinsTest {
                 System.setProperty(Configuration.INVOKER_FALLBACK_AFTER_PROP_NAME, before);
             }
         }
+    }
+
+    /** Both sides' output, for a failed assertion's message. */
+    private static String transcript(Side server, Side client) {
+        return "--- server:\n" + server.out() + server.err() + "\n--- client:\n" + client.out() + client.err();
     }
 
     private static void assertRow(String out, boolean bw, long size, long iters, String transcript) {
